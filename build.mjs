@@ -1,0 +1,147 @@
+#!/usr/bin/env node
+// offline-shell's build: a minimal esbuild pipeline that writes the deployable site to dist/.
+// Usage: node build.mjs [--preact] [--kill-switch] [--out DIR] [--serve] [--watch]
+import { existsSync, promises as fs, watch } from 'node:fs';
+import path from 'node:path';
+import { BuildError, auditEntry, buildApp, buildWorker, listFiles, renderHtml, versionOf } from './tools/site.mjs';
+import { typecheck } from './tools/typecheck.mjs';
+
+const FLAGS = ['--preact', '--kill-switch', '--serve', '--watch', '--out DIR'];
+const root = process.cwd();
+
+/** Parses argv strictly: an unknown flag is an error, not a silent no-op. */
+function parseArgs(argv) {
+  const opts = { preact: false, killSwitch: false, serve: false, watch: false, out: 'dist' };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (a === '--preact') opts.preact = true;
+    else if (a === '--kill-switch') opts.killSwitch = true;
+    else if (a === '--serve') opts.serve = true;
+    else if (a === '--watch') opts.watch = opts.serve = true;
+    else if (a === '--out' && argv[i + 1] && !argv[i + 1].startsWith('--')) opts.out = argv[++i];
+    else throw new BuildError(`unknown option ${a} (expected ${FLAGS.join(', ')})`);
+  }
+  return opts;
+}
+
+async function readRequired(rel) {
+  try {
+    return await fs.readFile(path.join(root, rel), 'utf8');
+  } catch (err) {
+    if (err.code === 'ENOENT') throw new BuildError(`missing ${rel}`);
+    throw err;
+  }
+}
+
+function parseJson(text, rel) {
+  try {
+    return JSON.parse(text);
+  } catch (err) {
+    throw new BuildError(`${rel} is not valid JSON: ${err.message}`);
+  }
+}
+
+/** Builds every file of the site in memory: Map of posix path -> Buffer. */
+async function buildSite(opts) {
+  const dev = opts.watch;
+  const template = await readRequired('static/index.html');
+  const routes = parseJson(await readRequired('src/routes.json'), 'src/routes.json');
+  const pkg = parseJson(await readRequired('package.json'), 'package.json');
+  const errors = typecheck(root, ['app', 'sw']);
+  if (errors.length) throw new BuildError(`type error: ${errors[0]}${errors.length > 1 ? ` (and ${errors.length - 1} more)` : ''}`);
+
+  const files = new Map();
+  const assets = await buildApp({ root, preact: opts.preact, dev });
+  for (const a of assets) files.set(a.path, a.contents);
+  for (const p of await listFiles(path.join(root, 'static'))) {
+    if (p !== 'index.html') files.set(p, await fs.readFile(path.join(root, 'static', p)));
+  }
+  // Stylesheets first so the first paint is styled; module scripts are deferred anyway.
+  const pageAssets = [...assets.filter((a) => a.path.endsWith('.css')), ...assets.filter((a) => a.path.endsWith('.js'))];
+  for (const r of [...routes, { path: '/404', title: 'Not found' }]) {
+    const file = r.path === '/404' ? '404.html' : r.path.slice(1) + 'index.html';
+    files.set(file, Buffer.from(renderHtml(template, { title: r.title, assets: pageAssets })));
+  }
+
+  const entries = [...files].map(([p, buf]) => auditEntry(p, buf));
+  const version = versionOf(entries);
+  const precache = entries.map((e) => ({ url: '/' + e.path.replace(/(^|\/)index\.html$/, '$1'), integrity: e.sha384 }));
+  files.set('sw.js', await buildWorker({
+    root,
+    define: { __VERSION__: version, __PRECACHE__: precache, __KILL_SWITCH__: opts.killSwitch, __CACHE_PREFIX__: pkg.name },
+  }));
+  const audit = { name: pkg.name, version, build: opts.preact ? 'preact' : 'react', files: [...files].map(([p, buf]) => auditEntry(p, buf)).sort((a, b) => (a.path < b.path ? -1 : 1)) };
+  files.set('audit.json', Buffer.from(JSON.stringify(audit, null, 2) + '\n'));
+  return { files, audit, budgets: pkg.budgets ?? {} };
+}
+
+/** Sums gzip bytes per budget group; returns rows [name, gzip, budget]. */
+function budgetRows(audit, budgets, preact) {
+  const sum = (re) => audit.files.filter((f) => re.test(f.path)).reduce((n, f) => n + f.gzip, 0);
+  const groups = { 'sw.js': sum(/^sw\.js$/), js: sum(/^assets\/.*\.js$/), css: sum(/^assets\/.*\.css$/) };
+  const key = (g) => (g === 'js' && preact ? 'js.preact' : g);
+  return Object.entries(groups).map(([g, gz]) => [key(g), gz, budgets[key(g)]]);
+}
+
+function printTable(audit, rows) {
+  const n = (x) => x.toLocaleString('en-US');
+  const w = Math.max(...audit.files.map((f) => f.path.length), 8);
+  const line = (a, b, c, d) => console.log(`${a.padEnd(w)}  ${b.padStart(9)}  ${c.padStart(9)}  ${d.padStart(9)}`);
+  line('file', 'raw', 'gzip', 'brotli');
+  for (const f of audit.files) line(f.path, n(f.bytes), n(f.gzip), n(f.brotli));
+  for (const [g, gz, max] of rows) console.log(`budget ${g}: ${n(gz)} B gzip of ${max === undefined ? 'no budget' : n(max) + ' B'}${max !== undefined && gz > max ? '  OVER' : ''}`);
+  console.log(`version ${audit.version} (${audit.build})`);
+}
+
+/** Writes the files to a temporary sibling of `out`, then swaps it in, so dist/ is never half-written. */
+async function writeAtomically(out, files) {
+  const tmp = `${out}.tmp-${process.pid}`;
+  const old = `${out}.old-${process.pid}`;
+  await fs.rm(tmp, { recursive: true, force: true });
+  try {
+    for (const [p, buf] of [...files].sort()) {
+      await fs.mkdir(path.dirname(path.join(tmp, p)), { recursive: true });
+      await fs.writeFile(path.join(tmp, p), buf);
+    }
+    if (existsSync(out)) await fs.rename(out, old);
+    await fs.rename(tmp, out);
+  } finally {
+    await fs.rm(tmp, { recursive: true, force: true });
+    await fs.rm(old, { recursive: true, force: true });
+  }
+}
+
+async function buildOnce(opts) {
+  const { files, audit, budgets } = await buildSite(opts);
+  const rows = budgetRows(audit, budgets, opts.preact);
+  printTable(audit, rows);
+  const over = rows.find(([, gz, max]) => max !== undefined && gz > max);
+  if (over && !opts.watch) throw new BuildError(`budget exceeded: ${over[0]} is ${over[1]} B gzip, budget ${over[2]} B (package.json "budgets")`);
+  await writeAtomically(path.resolve(root, opts.out), files);
+}
+
+/** Rebuilds on change to src/, static/ or sw.ts; a failed rebuild keeps the last good dist/. */
+function watchSources(opts) {
+  let timer;
+  const rebuild = () => {
+    clearTimeout(timer);
+    timer = setTimeout(() => buildOnce(opts).then(() => console.log('rebuilt'), (err) => console.error(`build failed: ${err instanceof BuildError ? err.message : err.stack}`)), 100);
+  };
+  for (const p of ['src', 'static', 'sw.ts']) watch(path.join(root, p), { recursive: p !== 'sw.ts' }, rebuild);
+}
+
+async function main() {
+  const opts = parseArgs(process.argv.slice(2));
+  await buildOnce(opts);
+  if (opts.watch) watchSources(opts);
+  if (opts.serve) {
+    const { listen } = await import('./tools/serve.mjs');
+    const { url } = await listen({ root: path.resolve(root, opts.out), host: process.env.HOST || '127.0.0.1', port: Number(process.env.PORT || 8080) });
+    console.log(`serving ${opts.out}/ on ${url}${opts.watch ? ' (dev: rebuilds on change, no service worker)' : ''}`);
+  }
+}
+
+main().catch((err) => {
+  console.error(`build failed: ${err instanceof BuildError ? err.message : err?.stack ?? err}`);
+  process.exit(1);
+});

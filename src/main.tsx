@@ -1,0 +1,8 @@
+// Entry: mounts the app. The offline core (src/offline/) starts here, outside React.
+import { createRoot } from 'react-dom/client';
+import { App } from './ui/App';
+import './app.css';
+
+const root = document.getElementById('root');
+if (!root) throw new Error('offline-shell: #root is missing from index.html');
+createRoot(root).render(<App />);

@@ -1,0 +1,122 @@
+// The build pipeline's steps, kept out of build.mjs so that file stays a readable CLI.
+// Every step is deterministic: sorted inputs, content hashes, no timestamps.
+import { createHash } from 'node:crypto';
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import * as esbuild from 'esbuild';
+
+/** Thrown for problems the user must fix; build.mjs prints only its message. */
+export class BuildError extends Error {}
+
+/** SRI value of a buffer: `sha384-<base64>` (https://www.w3.org/TR/SRI/). */
+export const sri = (buf) => 'sha384-' + createHash('sha384').update(buf).digest('base64');
+
+/** Gzip at level 9, as static hosts and CDNs pre-compress; Node writes mtime 0, so it is stable. */
+export const gzipSize = (buf) => zlib.gzipSync(buf, { level: 9 }).length;
+
+/** Brotli at maximum quality, as pre-compressed `.br` files would be shipped. */
+export const brotliSize = (buf) =>
+  zlib.brotliCompressSync(buf, {
+    params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: buf.length },
+  }).length;
+
+/** One line from esbuild's first message: `file:line:col: text`. */
+export function esbuildReason(err) {
+  const m = err?.errors?.[0];
+  if (!m) return String(err?.message ?? err).split('\n')[0];
+  const where = m.location ? `${m.location.file}:${m.location.line}:${m.location.column + 1}: ` : '';
+  return where + m.text;
+}
+
+/** Runs esbuild and turns its failure into a one-line BuildError. */
+async function bundle(options) {
+  try {
+    return await esbuild.build({ logLevel: 'silent', write: false, legalComments: 'none', ...options });
+  } catch (err) {
+    throw new BuildError(esbuildReason(err));
+  }
+}
+
+// preact/compat implements the React API the app uses; esbuild's alias also maps subpaths
+// (react/jsx-runtime -> preact/compat/jsx-runtime, react-dom/client -> preact/compat/client).
+const PREACT_ALIAS = { react: 'preact/compat', 'react-dom': 'preact/compat' };
+
+/** Bundles src/main.tsx to hashed assets; returns [{ path, contents }] relative to the site root. */
+export async function buildApp({ root, preact, dev }) {
+  const result = await bundle({
+    absWorkingDir: root,
+    entryPoints: { app: 'src/main.tsx' },
+    bundle: true,
+    format: 'esm',
+    target: 'es2020',
+    minify: !dev,
+    jsx: 'automatic',
+    alias: preact ? PREACT_ALIAS : {},
+    define: {
+      'process.env.NODE_ENV': JSON.stringify(dev ? 'development' : 'production'),
+      __DEV__: String(!!dev),
+    },
+    entryNames: 'assets/[name]-[hash]',
+    assetNames: 'assets/[name]-[hash]',
+    outdir: 'out',
+    metafile: true,
+  });
+  const outDir = path.join(root, 'out');
+  return result.outputFiles.map((f) => ({ path: path.relative(outDir, f.path).split(path.sep).join('/'), contents: Buffer.from(f.contents) }));
+}
+
+/** Bundles sw.ts to one classic script with the build's constants injected. */
+export async function buildWorker({ root, entry = 'sw.ts', define }) {
+  const result = await bundle({
+    absWorkingDir: root,
+    entryPoints: [entry],
+    bundle: true,
+    format: 'iife',
+    target: 'es2020',
+    minify: true,
+    define: Object.fromEntries(Object.entries(define).map(([k, v]) => [k, JSON.stringify(v)])),
+    outfile: 'sw.js',
+  });
+  return Buffer.from(result.outputFiles[0].contents);
+}
+
+/** Lists files under dir as sorted posix paths relative to it. */
+export async function listFiles(dir, base = dir) {
+  const out = [];
+  for (const ent of (await fs.readdir(dir, { withFileTypes: true })).sort((a, b) => (a.name < b.name ? -1 : 1))) {
+    const full = path.join(dir, ent.name);
+    if (ent.isDirectory()) out.push(...(await listFiles(full, base)));
+    else if (ent.isFile()) out.push(path.relative(base, full).split(path.sep).join('/'));
+  }
+  return out;
+}
+
+const escapeHtml = (s) => s.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]);
+
+/**
+ * Renders one route's HTML from the template: `%TITLE%` and the `<!--assets-->` marker.
+ * Assets get `integrity` so a tampered CDN copy is refused (module scripts are CORS requests,
+ * which same-origin satisfies without a crossorigin attribute).
+ */
+export function renderHtml(template, { title, assets }) {
+  if (!template.includes('<!--assets-->')) throw new BuildError('static/index.html has no <!--assets--> marker');
+  const tags = assets
+    .map(({ path: p, contents }) =>
+      p.endsWith('.css')
+        ? `<link rel="stylesheet" href="/${p}" integrity="${sri(contents)}">`
+        : `<script type="module" src="/${p}" integrity="${sri(contents)}"></script>`,
+    )
+    .join('\n');
+  return template.replace(/%TITLE%/g, escapeHtml(title)).replace('<!--assets-->', tags);
+}
+
+/** Audit record of one file: bytes raw, gzip, brotli and its SRI hash. */
+export const auditEntry = (p, buf) => ({ path: p, bytes: buf.length, gzip: gzipSize(buf), brotli: brotliSize(buf), sha384: sri(buf) });
+
+/** Short content version over all [path, sha384] pairs, stable for the same bytes. */
+export function versionOf(entries) {
+  const h = createHash('sha256');
+  for (const e of [...entries].sort((a, b) => (a.path < b.path ? -1 : 1))) h.update(`${e.path}\0${e.sha384}\n`);
+  return h.digest('hex').slice(0, 12);
+}
