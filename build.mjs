@@ -3,8 +3,19 @@
 // Usage: node build.mjs [--preact] [--kill-switch] [--out DIR] [--serve] [--watch]
 import { existsSync, promises as fs, watch } from 'node:fs';
 import path from 'node:path';
-import { BuildError, auditEntry, buildApp, buildWorker, listFiles, renderHtml, versionOf } from './tools/site.mjs';
-import { typecheck } from './tools/typecheck.mjs';
+
+/** Prints the one-line reason and exits 1; only unexpected errors get a stack. */
+function fail(err) {
+  console.error(`build failed: ${err?.name === 'BuildError' ? err.message : err?.stack ?? err}`);
+  process.exit(1);
+}
+
+// Imported dynamically: Node reads package.json to resolve the helpers' packages, and a broken
+// package.json must still give one line, not a loader stack trace.
+const { BuildError, auditEntry, buildApp, buildWorker, listFiles, renderHtml, versionOf, typecheck } = await Promise.all([
+  import('./tools/site.mjs'),
+  import('./tools/typecheck.mjs'),
+]).then(([site, tc]) => ({ ...site, typecheck: tc.typecheck }), (err) => fail(err.code === 'ERR_INVALID_PACKAGE_CONFIG' ? { name: 'BuildError', message: `package.json is not valid JSON: ${err.message.split('. ').pop()}` } : err));
 
 const FLAGS = ['--preact', '--kill-switch', '--serve', '--watch', '--out DIR'];
 const root = process.cwd();
@@ -125,7 +136,7 @@ function watchSources(opts) {
   let timer;
   const rebuild = () => {
     clearTimeout(timer);
-    timer = setTimeout(() => buildOnce(opts).then(() => console.log('rebuilt'), (err) => console.error(`build failed: ${err instanceof BuildError ? err.message : err.stack}`)), 100);
+    timer = setTimeout(() => buildOnce(opts).then(() => console.log('rebuilt'), (err) => console.error(`build failed: ${err?.name === 'BuildError' ? err.message : err?.stack}`)), 100);
   };
   for (const p of ['src', 'static', 'sw.ts']) watch(path.join(root, p), { recursive: p !== 'sw.ts' }, rebuild);
 }
@@ -141,7 +152,4 @@ async function main() {
   }
 }
 
-main().catch((err) => {
-  console.error(`build failed: ${err instanceof BuildError ? err.message : err?.stack ?? err}`);
-  process.exit(1);
-});
+main().catch(fail);

@@ -1,4 +1,4 @@
-// Entry: mounts the app. The offline core (src/offline/) starts here, outside React.
+// Entry: starts the framework-free offline core, then mounts the React UI.
 import { createRoot } from 'react-dom/client';
 import { App } from './ui/App';
 import './app.css';

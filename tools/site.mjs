@@ -7,7 +7,9 @@ import zlib from 'node:zlib';
 import * as esbuild from 'esbuild';
 
 /** Thrown for problems the user must fix; build.mjs prints only its message. */
-export class BuildError extends Error {}
+export class BuildError extends Error {
+  name = 'BuildError';
+}
 
 /** SRI value of a buffer: `sha384-<base64>` (https://www.w3.org/TR/SRI/). */
 export const sri = (buf) => 'sha384-' + createHash('sha384').update(buf).digest('base64');

@@ -1,6 +1,8 @@
 import routes from '../routes.json';
+import { Banners } from './Banners';
+import { Page } from './pages';
 
-/** The app shell: header with real links (they work before the JS loads), main, footer. */
+/** The app shell: header with real links (they work before the JS loads), banners, main, footer. */
 export function App() {
   const here = location.pathname.replace(/\/?$/, '/');
   const route = routes.find((r) => r.path === here);
@@ -14,8 +16,9 @@ export function App() {
           ))}
         </nav>
       </header>
+      <Banners />
       <main id="main" tabIndex={-1}>
-        <h1>{route ? route.title : 'Not found'}</h1>
+        <Page path={route ? route.path : null} title={route ? route.title : 'Not found'} />
       </main>
       <footer className="foot">Works offline. Nothing leaves your device.</footer>
     </>

@@ -1,0 +1,21 @@
+// Which screen renders for which path. Paths are the routes of src/routes.json (trailing slash).
+import type { ReactElement } from 'react';
+
+/** The screen of a route: its <h1> and content. */
+export function Page({ path, title }: { path: string | null; title: string }): ReactElement {
+  switch (path) {
+    case '/':
+    case '/status/':
+    case '/about/':
+      return <h1>{title}</h1>;
+    default:
+      return (
+        <>
+          <h1>Not found</h1>
+          <p>
+            There is no page here. <a href="/">Go to your notes</a>.
+          </p>
+        </>
+      );
+  }
+}

@@ -1,0 +1,36 @@
+// @web/test-runner config: Debian's Chromium, headless. tools/test.mjs bundles test/browser/*.test.tsx
+// twice (React and Preact builds) and passes the bundles in WTR_FILES; the counting reporter writes
+// { passed, failed } to WTR_RESULT so `npm test` can sum every suite.
+import { writeFileSync } from 'node:fs';
+import { defaultReporter } from '@web/test-runner';
+import { chromeLauncher } from '@web/test-runner-chrome';
+
+const args = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+
+/** Counts tests over all sessions; a session that failed to load counts as one failure. */
+function countingReporter() {
+  return {
+    onTestRunFinished({ sessions }) {
+      let passed = 0;
+      let failed = 0;
+      const walk = (suite) => {
+        for (const t of suite.tests) if (!t.skipped) t.passed ? passed++ : failed++;
+        for (const s of suite.suites) walk(s);
+      };
+      for (const s of sessions) {
+        if (s.testResults) walk(s.testResults);
+        if (!s.passed && (s.errors?.length || !s.testResults)) failed++;
+      }
+      if (process.env.WTR_RESULT) writeFileSync(process.env.WTR_RESULT, JSON.stringify({ passed, failed }));
+    },
+  };
+}
+
+export default {
+  files: process.env.WTR_FILES || '.cache/browser/**/*.test.mjs',
+  nodeResolve: true,
+  concurrency: 1,
+  testFramework: { config: { timeout: 10000, ui: 'bdd' } },
+  browsers: [chromeLauncher({ launchOptions: { executablePath: process.env.CHROME_PATH || '/usr/bin/chromium', headless: true, args } })],
+  reporters: [defaultReporter(), countingReporter()],
+};

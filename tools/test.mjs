@@ -1,0 +1,194 @@
+#!/usr/bin/env node
+// `npm test`: type check, unit (uvu + happy-dom), browser (@web/test-runner in Chromium), and
+// end-to-end (uvu + playwright-core against built dist/ folders). Prints `N passed, M failed` last.
+// Usage: node tools/test.mjs [types|unit|browser|e2e ...] [--grep TEXT]  (default: all, in order)
+import { spawn } from 'node:child_process';
+import { existsSync, promises as fs } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import * as esbuild from 'esbuild';
+import { listFiles } from './site.mjs';
+import { PROGRAMS, typecheckProgram } from './typecheck.mjs';
+
+const root = process.cwd();
+// TEST_CACHE lets two checkouts (or two people) run the suites side by side without clobbering.
+const cache = path.resolve(root, process.env.TEST_CACHE || '.cache');
+const args = process.argv.slice(2);
+const grepAt = args.indexOf('--grep');
+const grep = grepAt >= 0 ? args.splice(grepAt, 2)[1] : '';
+const wanted = args.length ? args : ['types', 'unit', 'browser', 'e2e'];
+const chrome = process.env.CHROME_PATH || '/usr/bin/chromium';
+const totals = { passed: 0, failed: 0 };
+const SUITE_TIMEOUT_MS = 12 * 60_000;
+
+const record = (suite, passed, failed) => {
+  totals.passed += passed;
+  totals.failed += failed;
+  console.log(`-- ${suite}: ${passed} passed, ${failed} failed\n`);
+};
+
+/** Runs a command, streaming or capturing its output; resolves to { code, out }. */
+function run(cmd, argv, { env = {}, capture = false, timeout = SUITE_TIMEOUT_MS } = {}) {
+  return new Promise((resolve) => {
+    const child = spawn(cmd, argv, { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    let out = '';
+    const onData = (stream) => (d) => {
+      out += d;
+      if (!capture) stream.write(d);
+    };
+    child.stdout.on('data', onData(process.stdout));
+    child.stderr.on('data', onData(process.stderr));
+    const timer = setTimeout(() => {
+      out += `\ntimed out after ${timeout / 1000} s\n`;
+      try { process.kill(-child.pid, 'SIGKILL'); } catch {}
+    }, timeout);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code: code ?? 1, out });
+    });
+  });
+}
+
+/** Bundles every *.test.ts(x) under dir for Node (packages stay external); returns output files. */
+async function bundleTests(dir, outdir, { platform = 'node', alias = {} } = {}) {
+  const src = path.join(root, 'test', dir);
+  const entries = (await listFiles(src)).filter((f) => /\.test\.tsx?$/.test(f) && f.includes(grep)).map((f) => path.join(src, f));
+  await fs.rm(outdir, { recursive: true, force: true });
+  if (!entries.length) return [];
+  await esbuild.build({
+    entryPoints: entries,
+    outdir,
+    outbase: src,
+    bundle: true,
+    platform,
+    format: 'esm',
+    target: platform === 'node' ? 'node20' : 'es2020',
+    packages: platform === 'node' ? 'external' : undefined,
+    alias,
+    jsx: 'automatic',
+    sourcemap: 'inline',
+    outExtension: { '.js': '.mjs' },
+    define: { __DEV__: 'false', 'process.env.NODE_ENV': '"production"' },
+    logLevel: 'error',
+  });
+  return entries.map((e) => path.join(outdir, path.relative(src, e).replace(/\.tsx?$/, '.mjs')));
+}
+
+/** Reads uvu's own summary lines (Total / Passed) from its output. */
+function uvuCounts(out, code) {
+  const plain = out.replace(/\x1b\[[0-9;]*m/g, '');
+  const total = Number(/Total:\s+(\d+)/.exec(plain)?.[1] ?? NaN);
+  const passed = Number(/Passed:\s+(\d+)/.exec(plain)?.[1] ?? NaN);
+  if (Number.isNaN(total)) return { passed: 0, failed: 1 }; // crashed before uvu could report
+  return { passed, failed: Math.max(total - passed, code === 0 ? 0 : 1) };
+}
+
+async function types() {
+  console.log('== type check (tsc --noEmit: app with DOM lib, sw.ts with WebWorker lib, tests)');
+  let passed = 0;
+  let failed = 0;
+  for (const [name, program] of Object.entries(PROGRAMS)) {
+    const errors = typecheckProgram(root, program);
+    for (const e of errors) console.log(`  ${e}`);
+    console.log(`  ${errors.length ? '✘' : '•'} ${name}: ${errors.length} errors`);
+    errors.length ? failed++ : passed++;
+  }
+  record('type check', passed, failed);
+}
+
+async function unit() {
+  console.log('== unit tests (uvu + happy-dom, test/unit/)');
+  const files = await bundleTests('unit', path.join(cache, 'unit'));
+  if (!files.length) return record('unit', 0, 0);
+  const { code, out } = await run(process.execPath, ['--enable-source-maps', 'tools/uvu-run.mjs', ...files], { env: { FORCE_COLOR: '0' } });
+  const c = uvuCounts(out, code);
+  record('unit', c.passed, c.failed);
+}
+
+/** Builds the React and Preact sites the browser and e2e suites run against (once per run). */
+let built;
+async function buildSites() {
+  built ??= (async () => {
+    const dirs = { react: path.join(cache, 'dist', 'react'), preact: path.join(cache, 'dist', 'preact') };
+    for (const [name, out] of Object.entries(dirs)) {
+      const { code, out: log } = await run(process.execPath, ['build.mjs', '--out', out, ...(name === 'preact' ? ['--preact'] : [])], { capture: true });
+      if (code !== 0) {
+        console.log(log);
+        throw new Error(`build of the ${name} site failed`);
+      }
+    }
+    return dirs;
+  })();
+  return built;
+}
+
+function chromeMissing(suite) {
+  if (existsSync(chrome)) return false;
+  console.log(`${suite}: Chromium not found at ${chrome}; install it with \`apt-get update && apt-get install -y chromium\` or set CHROME_PATH`);
+  record(suite, 0, 1);
+  return true;
+}
+
+async function browser() {
+  console.log('== browser tests (@web/test-runner in Chromium, test/browser/, React and Preact)');
+  if (chromeMissing('browser')) return;
+  const outdir = path.join(cache, 'browser');
+  const react = await bundleTests('browser', path.join(outdir, 'react'), { platform: 'browser' });
+  if (!react.length) return record('browser', 0, 0);
+  await bundleTests('browser', path.join(outdir, 'preact'), { platform: 'browser', alias: { react: 'preact/compat', 'react-dom': 'preact/compat' } });
+  const result = path.join(cache, 'wtr-result.json');
+  await fs.rm(result, { force: true });
+  const { code } = await run(process.execPath, ['node_modules/@web/test-runner/dist/bin.js', '--config', 'test/browser/wtr.config.mjs'], {
+    env: { WTR_FILES: path.join(outdir, '**/*.test.mjs'), WTR_RESULT: result, CHROME_PATH: chrome },
+  });
+  const counts = existsSync(result) ? JSON.parse(await fs.readFile(result, 'utf8')) : { passed: 0, failed: 1 };
+  record('browser', counts.passed, counts.failed || (code === 0 ? 0 : 1));
+}
+
+async function e2e() {
+  console.log('== end-to-end tests (uvu + playwright-core, Chromium against built dist/, test/e2e/)');
+  if (chromeMissing('e2e')) return;
+  let dirs;
+  try {
+    dirs = await buildSites();
+  } catch (err) {
+    console.log(err.message);
+    return record('e2e', 0, 1);
+  }
+  const files = await bundleTests('e2e', path.join(cache, 'e2e'));
+  // One process per file, two at a time (these machines have 2 cores); output printed per file.
+  const queue = [...files];
+  let passed = 0;
+  let failed = 0;
+  const workers = Array.from({ length: Math.min(2, os.availableParallelism()) }, async () => {
+    for (let file; (file = queue.shift()); ) {
+      const { code, out } = await run(process.execPath, ['--enable-source-maps', 'tools/uvu-run.mjs', file], {
+        capture: true,
+        env: { FORCE_COLOR: '0', CHROME_PATH: chrome, DIST_REACT: dirs.react, DIST_PREACT: dirs.preact },
+      });
+      process.stdout.write(out);
+      const c = uvuCounts(out, code);
+      passed += c.passed;
+      failed += c.failed;
+    }
+  });
+  await Promise.all(workers);
+  record('e2e', passed, failed);
+}
+
+const suites = { types, unit, browser, e2e };
+for (const name of wanted) {
+  if (!suites[name]) {
+    console.log(`unknown suite ${name} (expected ${Object.keys(suites).join(', ')})`);
+    totals.failed++;
+    continue;
+  }
+  try {
+    await suites[name]();
+  } catch (err) {
+    console.log(`${name}: ${err.stack ?? err}`);
+    record(name, 0, 1);
+  }
+}
+console.log(`${totals.passed} passed, ${totals.failed} failed`);
+process.exit(totals.failed ? 1 : 0);

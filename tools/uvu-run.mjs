@@ -1,0 +1,14 @@
+// Runs bundled uvu test files in one process, as `uvu` does, so their counts add up in one summary.
+// Usage: node tools/uvu-run.mjs file.mjs [...]
+import { pathToFileURL } from 'node:url';
+import path from 'node:path';
+
+globalThis.UVU_DEFER = 1;
+const uvu = await import('uvu');
+let index = 0;
+for (const file of process.argv.slice(2)) {
+  globalThis.UVU_INDEX = index++;
+  globalThis.UVU_QUEUE.push([path.basename(file)]);
+  await import(pathToFileURL(path.resolve(file)).href);
+}
+await uvu.exec(false);
