@@ -27,10 +27,22 @@ const record = (suite, passed, failed) => {
   console.log(`-- ${suite}: ${passed} passed, ${failed} failed\n`);
 };
 
+// Children run in their own process groups (so a timeout kills a test's Chromium too); if this
+// runner is stopped, take them down with it instead of leaving orphaned browsers behind.
+const children = new Set();
+const killAll = () => {
+  for (const pid of children) {
+    try { process.kill(-pid, 'SIGKILL'); } catch {}
+  }
+};
+process.on('exit', killAll);
+for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(sig, () => process.exit(130));
+
 /** Runs a command, streaming or capturing its output; resolves to { code, out }. */
 function run(cmd, argv, { env = {}, capture = false, timeout = SUITE_TIMEOUT_MS } = {}) {
   return new Promise((resolve) => {
     const child = spawn(cmd, argv, { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    children.add(child.pid);
     let out = '';
     const onData = (stream) => (d) => {
       out += d;
@@ -43,6 +55,7 @@ function run(cmd, argv, { env = {}, capture = false, timeout = SUITE_TIMEOUT_MS 
       try { process.kill(-child.pid, 'SIGKILL'); } catch {}
     }, timeout);
     child.on('close', (code) => {
+      children.delete(child.pid);
       clearTimeout(timer);
       resolve({ code: code ?? 1, out });
     });
