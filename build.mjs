@@ -83,14 +83,15 @@ async function buildSite(opts) {
   }));
   const audit = { name: pkg.name, version, build: opts.preact ? 'preact' : 'react', files: [...files].map(([p, buf]) => auditEntry(p, buf)).sort((a, b) => (a.path < b.path ? -1 : 1)) };
   files.set('audit.json', Buffer.from(JSON.stringify(audit, null, 2) + '\n'));
-  return { files, audit, budgets: pkg.budgets ?? {} };
+  return { files, audit, budgets: pkg.budgets ?? {}, appGzip: assets.appGzip };
 }
 
-/** Sums gzip bytes per budget group; returns rows [name, gzip, budget]. */
-function budgetRows(audit, budgets, preact) {
+/** Sums gzip bytes per budget group (`app` = the JS without React/Preact); returns rows [name, gzip, budget]. */
+function budgetRows(audit, budgets, preact, appGzip) {
   const sum = (re) => audit.files.filter((f) => re.test(f.path)).reduce((n, f) => n + f.gzip, 0);
   const groups = { 'sw.js': sum(/^sw\.js$/), js: sum(/^assets\/.*\.js$/), css: sum(/^assets\/.*\.css$/) };
   const key = (g) => (g === 'js' && preact ? 'js.preact' : g);
+  if (appGzip != null) groups.app = appGzip;
   return Object.entries(groups).map(([g, gz]) => [key(g), gz, budgets[key(g)]]);
 }
 
@@ -123,8 +124,8 @@ async function writeAtomically(out, files) {
 }
 
 async function buildOnce(opts) {
-  const { files, audit, budgets } = await buildSite(opts);
-  const rows = budgetRows(audit, budgets, opts.preact);
+  const { files, audit, budgets, appGzip } = await buildSite(opts);
+  const rows = budgetRows(audit, budgets, opts.preact, appGzip);
   printTable(audit, rows);
   const over = rows.find(([, gz, max]) => max !== undefined && gz > max);
   if (over && !opts.watch) throw new BuildError(`budget exceeded: ${over[0]} is ${over[1]} B gzip, budget ${over[2]} B (package.json "budgets")`);

@@ -1,8 +1,13 @@
 // Which screen renders for which path. Paths are the routes of src/routes.json (trailing slash).
 import type { ReactElement } from 'react';
+import { About } from '../about/About';
+import { Status } from '../status/Status';
 
 /** The screen of a route: its <h1> and content. */
 export function Page({ path, title }: { path: string | null; title: string }): ReactElement {
+  // Before the switch, so the switch (and its '/' case, the Notes screen) merges untouched.
+  if (path === '/status/') return <Status />;
+  if (path === '/about/') return <About />;
   switch (path) {
     case '/':
     case '/status/':

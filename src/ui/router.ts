@@ -1,0 +1,60 @@
+// Client-side routing with the History API, framework-free: a store of the current route path.
+// Links stay real <a href> (they work before the JS loads, and with JS off); once started, a
+// same-origin left-click on a link to one of our routes becomes pushState instead of a page load.
+import routes from '../routes.json';
+import { createStore, type Store } from '../store';
+
+/** A path as routes.json spells it: with a trailing slash (`/status` and `/status/` alike). */
+export const routePath = (pathname: string): string => pathname.replace(/\/?$/, '/');
+
+/** The route's title, or "Not found" for a path that is not one of ours. */
+export const titleOf = (path: string): string => routes.find((r) => r.path === path)?.title ?? 'Not found';
+
+const state = createStore(typeof location === 'object' ? routePath(location.pathname) : '/');
+
+/** The current route path (trailing slash). */
+export const route: Store<string> = state;
+
+/** Shows the route of the current URL: store, document title, focus (what a page load would do). */
+function show(focus: boolean): void {
+  const path = routePath(location.pathname);
+  state.set(path);
+  document.title = `${titleOf(path)} · offline-shell`;
+  // A page load puts focus at the top; a client-side one must move it too, or a screen reader
+  // stays on the clicked link with no sign the content changed. <main> has tabindex=-1.
+  if (focus) document.getElementById('main')?.focus({ preventScroll: true });
+}
+
+/** Goes to `href` (one of our routes) without a page load. */
+export function navigate(href: string): void {
+  const url = new URL(href, location.href);
+  if (url.href !== location.href) history.pushState(null, '', url.href);
+  scrollTo(0, 0);
+  show(true);
+}
+
+function onClick(e: MouseEvent): void {
+  // Modified or non-primary clicks mean "new tab/window/download": leave them to the browser.
+  if (e.defaultPrevented || e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
+  const a = (e.target as Element | null)?.closest?.('a[href]');
+  if (!(a instanceof HTMLAnchorElement) || (a.target && a.target !== '_self') || a.hasAttribute('download')) return;
+  const path = routePath(a.pathname);
+  // Other origins, files (/audit.json) and in-page anchors (the skip link) keep their default.
+  if (a.origin !== location.origin || !routes.some((r) => r.path === path)) return;
+  if (a.hash && a.pathname === location.pathname) return;
+  e.preventDefault();
+  navigate(a.href);
+}
+
+const onPop = () => show(true);
+
+/** Starts intercepting link clicks and Back/Forward; returns a stop function. */
+export function startRouter(): () => void {
+  show(false);
+  document.addEventListener('click', onClick);
+  addEventListener('popstate', onPop);
+  return () => {
+    document.removeEventListener('click', onClick);
+    removeEventListener('popstate', onPop);
+  };
+}
