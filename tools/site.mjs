@@ -100,14 +100,17 @@ async function licenses(root, metafile, legal) {
     const m = /^(.*node_modules\/((?:@[^/]+\/)?[^/]+))\//.exec(input);
     if (m) dirs.set(m[2], path.join(root, m[1]));
   }
-  const parts = ['Third-party code bundled into this app, and its licences.\n'];
+  // Packages with the same licence text (react, react-dom, scheduler) share one copy of it.
+  const byText = new Map();
   for (const name of [...dirs.keys()].sort()) {
     const dir = dirs.get(name);
     const pkg = JSON.parse(await fs.readFile(path.join(dir, 'package.json'), 'utf8'));
     const file = (await fs.readdir(dir)).sort().find((f) => /^(licen[cs]e|copying)(\.|$)/i.test(f));
     const text = file ? (await fs.readFile(path.join(dir, file), 'utf8')).trim() : `(no licence file; package.json says ${pkg.license ?? 'nothing'})`;
-    parts.push(`== ${name} ${pkg.version} (${pkg.license ?? 'unknown'}) ==\n\n${text}\n`);
+    byText.set(text, [...(byText.get(text) ?? []), `== ${name} ${pkg.version} (${pkg.license ?? 'unknown'}) ==`]);
   }
+  const parts = ['Third-party code bundled into this app, and its licences.\n'];
+  for (const [text, heads] of byText) parts.push(`${heads.join('\n')}\n\n${text}\n`);
   for (const f of legal) parts.push(`== Legal comments in ${f.path.replace(/\.LEGAL\.txt$/, '')} ==\n\n${f.contents.toString('utf8').replace(/^Bundled license information:\n\n/, '').trim()}\n`);
   return parts.join('\n');
 }

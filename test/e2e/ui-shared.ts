@@ -30,8 +30,8 @@ export async function axeViolations(page: Page): Promise<string[]> {
 }
 
 /** Records every `securitypolicyviolation` of every page of the context, from before any script runs. */
-export function recordCsp(context: BrowserContext): Promise<void> {
-  return context.addInitScript(() => {
+export async function recordCsp(context: BrowserContext): Promise<void> {
+  await context.addInitScript(() => {
     const seen: string[] = ((window as unknown as { __csp: string[] }).__csp = []);
     document.addEventListener('securitypolicyviolation', (e) => seen.push(`${e.violatedDirective} blocked ${e.blockedURI || 'inline'}`));
   });
