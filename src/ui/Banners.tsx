@@ -1,3 +1,4 @@
+import { OfflineBanner } from './OfflineBanner';
 import { WorkerBanner } from './WorkerBanner';
 
 /**
@@ -5,5 +6,10 @@ import { WorkerBanner } from './WorkerBanner';
  * readers announce changes. It sits in the page flow above <main>, never over content.
  */
 export function Banners() {
-  return <div className="banners" role="status" aria-live="polite"><WorkerBanner /></div>;
+  return (
+    <div className="banners" role="status" aria-live="polite">
+      <OfflineBanner />
+      <WorkerBanner />
+    </div>
+  );
 }

@@ -2,17 +2,22 @@
 import type { ReactElement } from 'react';
 import { About } from '../about/About';
 import { Status } from '../status/Status';
+import { Notes } from '../notes/Notes';
 
 /** The screen of a route: its <h1> and content. */
 export function Page({ path, title }: { path: string | null; title: string }): ReactElement {
-  // Before the switch, so the switch (and its '/' case, the Notes screen) merges untouched.
-  if (path === '/status/') return <Status />;
-  if (path === '/about/') return <About />;
   switch (path) {
     case '/':
+      return (
+        <>
+          <h1>{title}</h1>
+          <Notes />
+        </>
+      );
     case '/status/':
+      return <Status />;
     case '/about/':
-      return <h1>{title}</h1>;
+      return <About />;
     default:
       return (
         <>
