@@ -7,7 +7,6 @@ import { useStore } from './useStore';
 /** The app shell: skip link, header with real links (they work before the JS loads), banners, main, footer. */
 export function App() {
   const here = useStore(route);
-  const known = routes.some((r) => r.path === here);
   return (
     <>
       <a className="skip" href="#main">Skip to content</a>
@@ -21,7 +20,7 @@ export function App() {
       </header>
       <Banners />
       <main id="main" tabIndex={-1}>
-        <Page path={known ? here : null} title={titleOf(here)} />
+        <Page path={here} title={titleOf(here)} />
       </main>
       <footer className="foot">Works offline. Nothing leaves your device.</footer>
     </>

@@ -10,7 +10,8 @@ export const routePath = (pathname: string): string => pathname.replace(/\/?$/, 
 /** The route's title, or "Not found" for a path that is not one of ours. */
 export const titleOf = (path: string): string => routes.find((r) => r.path === path)?.title ?? 'Not found';
 
-const state = createStore(typeof location === 'object' ? routePath(location.pathname) : '/');
+// Set from the URL by startRouter(), before the first render.
+const state = createStore('/');
 
 /** The current route path (trailing slash). */
 export const route: Store<string> = state;
@@ -34,14 +35,11 @@ export function navigate(href: string): void {
 }
 
 function onClick(e: MouseEvent): void {
-  // Modified or non-primary clicks mean "new tab/window/download": leave them to the browser.
-  if (e.defaultPrevented || e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
-  const a = (e.target as Element | null)?.closest?.('a[href]');
-  if (!(a instanceof HTMLAnchorElement) || (a.target && a.target !== '_self') || a.hasAttribute('download')) return;
-  const path = routePath(a.pathname);
-  // Other origins, files (/audit.json) and in-page anchors (the skip link) keep their default.
-  if (a.origin !== location.origin || !routes.some((r) => r.path === path)) return;
-  if (a.hash && a.pathname === location.pathname) return;
+  const a = (e.target as Element).closest?.('a');
+  // Modified or non-primary clicks mean "new tab/window": the browser's. So are links with a
+  // target, to other origins, to files (/audit.json), and in-page anchors (the skip link).
+  if (e.defaultPrevented || e.button || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey || !a || a.target || a.origin !== location.origin) return;
+  if ((a.hash && a.pathname === location.pathname) || !routes.some((r) => r.path === routePath(a.pathname))) return;
   e.preventDefault();
   navigate(a.href);
 }

@@ -39,7 +39,7 @@ describe('precache check in Chromium (Cache API, crypto.subtle)', () => {
     await cache.put('/', new Response('<p>home'));
     await cache.put('/status/', new Response('<p>status'));
     await cache.put('/a.txt', new Response('tampered'));
-    assert.equal(await verifyPrecache(audit), { total: 4, ok: 2, bytes: 7 + 9, failed: ['a.txt: bytes do not match its SHA-384', 'b.txt: not cached'] });
+    assert.equal(await verifyPrecache(audit), { total: 4, ok: 2, bytes: 7 + 9, failed: ['a.txt: hash mismatch', 'b.txt: not cached'] });
   });
 
   it("checks this version's cache when an older version's cache is still there", async () => {

@@ -4,7 +4,8 @@ import type { Browser, BrowserContext } from 'playwright-core';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { BUILDS, launch, preview } from './helpers';
-import { axeViolations, cspViolations, nextVersion, recordCsp, SCREENS, settle, WAIT, watchConsole, workerReady } from './ui-shared';
+import { buildNewVersion, cleanup } from './deploy';
+import { axeViolations, cspViolations, recordCsp, SCREENS, settle, WAIT, watchConsole, workerReady } from './ui-shared';
 
 type Listening = Awaited<ReturnType<typeof preview>>;
 
@@ -20,6 +21,7 @@ for (const build of BUILDS) {
   test.after(async () => {
     await host.close();
     await browser.close();
+    cleanup();
   });
   test.before.each(async () => {
     context = await browser.newContext({ serviceWorkers: 'allow' });
@@ -28,12 +30,13 @@ for (const build of BUILDS) {
   test.after.each(() => context.close());
 
   /** Loads each screen with a full page load and checks axe, CSP and the console there. */
-  async function everyScreen(state: string) {
+  async function everyScreen(state: string, banner?: string) {
     for (const s of SCREENS) {
       const page = await context.newPage();
       const problems = watchConsole(page);
       await page.goto(new URL(s.path, host.url).href);
       await settle(page, s.h1);
+      if (banner) await page.locator('.banners').getByText(banner).waitFor(WAIT);
       assert.equal(await axeViolations(page), [], `axe on ${s.path} (${state})`);
       assert.equal(await cspViolations(page), [], `CSP on ${s.path} (${state})`);
       assert.equal(problems, [], `console on ${s.path} (${state})`);
@@ -50,22 +53,21 @@ for (const build of BUILDS) {
     await page.goto(host.url);
     await workerReady(page);
     await context.setOffline(true);
-    await everyScreen('offline');
+    await everyScreen('offline', 'You are offline; everything here still works.');
   });
 
   test('every screen stays accessible with a new version waiting', async () => {
-    const next = nextVersion(build.dir);
+    const next = buildNewVersion(build.name === 'preact');
     try {
       const page = await context.newPage();
       await page.goto(new URL('/status/', host.url).href);
       await workerReady(page);
-      host.setRoot(next.dir);
+      host.setRoot(next);
       await page.getByRole('button', { name: 'Check for update' }).click();
-      await page.getByText('New version waiting').waitFor(WAIT);
-      await everyScreen('update waiting');
+      await page.getByText('A new version is ready.').waitFor(WAIT);
+      await everyScreen('update waiting', 'A new version is ready.');
     } finally {
       host.setRoot(build.dir);
-      next.remove();
     }
   });
 

@@ -1,6 +1,5 @@
 // Shared by the ui-*.test.ts files: the screens, axe-core, CSP and console watching, worker states.
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 
@@ -65,17 +64,6 @@ export async function settle(page: Page, h1: string): Promise<void> {
 /** Waits until a service worker controls the page (installed, precached, activated). */
 export async function workerReady(page: Page): Promise<void> {
   await page.waitForFunction(() => navigator.serviceWorker.controller?.state === 'activated', null, WAIT);
-}
-
-/**
- * A copy of a built site with a byte-different sw.js: deploying it makes the browser install a new
- * worker that waits (an update). Returns the folder and a cleanup.
- */
-export function nextVersion(dir: string): { dir: string; remove(): void } {
-  const out = mkdtempSync(path.join(os.tmpdir(), 'offline-shell-next-'));
-  cpSync(dir, out, { recursive: true });
-  writeFileSync(path.join(out, 'sw.js'), readFileSync(path.join(out, 'sw.js'), 'utf8') + '\n// next version\n');
-  return { dir: out, remove: () => rmSync(out, { recursive: true, force: true }) };
 }
 
 /** The audit of a built site, as the test reads it from disk. */

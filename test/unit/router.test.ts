@@ -14,7 +14,7 @@ test.before.each(() => {
   win.history.replaceState(null, '', 'https://app.example/');
   document.body.innerHTML = `<a id="status" href="/status/">Offline readiness</a><a id="about" href="/about">About, no slash</a>
     <a id="file" href="/audit.json">audit</a><a id="away" href="https://elsewhere.example/status/">away</a>
-    <a id="blank" href="/about/" target="_blank">new tab</a><a id="dl" href="/about/" download>dl</a>
+    <a id="blank" href="/about/" target="_blank">new tab</a><a id="noref">no href</a>
     <a id="skip" href="#main">skip</a><a id="unknown" href="/nope">nope</a><main id="main" tabindex="-1"><h1>x</h1></main>`;
   stop = startRouter();
   seen = [];
@@ -67,10 +67,10 @@ test('clicking the link of the current page pushes no second history entry', () 
   assert.is(history.length, n);
 });
 
-test('modified, middle, new-tab and download clicks are left to the browser', () => {
+test('modified, middle and new-tab clicks, and anchors without href, are left to the browser', () => {
   for (const init of [{ ctrlKey: true }, { metaKey: true }, { shiftKey: true }, { altKey: true }, { button: 1 }]) assert.not.ok(click('status', init), JSON.stringify(init));
   assert.not.ok(click('blank'));
-  assert.not.ok(click('dl'));
+  assert.not.ok(click("noref"));
   assert.is(route.getSnapshot(), '/');
 });
 

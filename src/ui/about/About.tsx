@@ -18,7 +18,7 @@ export function About() {
       ) : (
         <>
           <p>
-            Version <code>{audit.version}</code>, {audit.build === 'preact' ? 'Preact' : 'React'} build. Sizes in bytes; the hash is the one pages and the worker check.
+            Version <code>{audit.version}</code>, {audit.build} build. Sizes in bytes.
           </p>
           <div className="scroll" role="region" aria-label="Files" tabIndex={0}>
             <table>

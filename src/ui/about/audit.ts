@@ -31,14 +31,10 @@ export const kb = (n: number): string => `${Math.round(n / 1024)} KB`;
 export function useFetched<T>(url: string, read: (r: Response) => Promise<T>): T | Error | null {
   const [value, setValue] = useState<T | Error | null>(null);
   useEffect(() => {
-    let live = true;
     fetch(url)
       .then((r) => (r.ok ? read(r) : Promise.reject()))
       .catch(() => new Error(`Could not load ${url}.`))
-      .then((v) => live && setValue(v));
-    return () => {
-      live = false;
-    };
+      .then(setValue);
   }, [url]);
   return value;
 }

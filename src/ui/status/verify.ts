@@ -35,7 +35,7 @@ export async function verifyPrecache(audit: Audit): Promise<Verdict | null> {
     let res: Response | undefined;
     for (const c of open) if ((res = await c.match(urlOf(f.path)))) break;
     if (!res) v.failed.push(`${f.path}: not cached`);
-    else if ((await sri(await res.arrayBuffer())) !== f.sha384) v.failed.push(`${f.path}: bytes do not match its SHA-384`);
+    else if ((await sri(await res.arrayBuffer())) !== f.sha384) v.failed.push(`${f.path}: hash mismatch`);
     else {
       v.ok++;
       v.bytes += f.bytes;
