@@ -6,10 +6,5 @@ import { WorkerBanner } from './WorkerBanner';
  * readers announce changes. It sits in the page flow above <main>, never over content.
  */
 export function Banners() {
-  return (
-    <div className="banners" role="status" aria-live="polite">
-      <OfflineBanner />
-      <WorkerBanner />
-    </div>
-  );
+  return <div className="banners" role="status" aria-live="polite"><OfflineBanner /><WorkerBanner /></div>;
 }

@@ -6,8 +6,15 @@ const PROBLEMS = {
   unavailable: 'This browser keeps no data for this site (private mode or storage disabled): notes last until you close the tab.',
 };
 
-// After a render: the new note after "Add note", a neighbour after "Delete" (its button is gone).
-const focusSoon = (id: string) => setTimeout(() => document.getElementById(id)?.focus());
+// "Add note" moves the focus into the new note as it mounts (a ref, not a timer, so a keystroke
+// right after the click cannot land elsewhere).
+let focusNew = '';
+const grab = (el: HTMLTextAreaElement | null) => {
+  if (el?.id == focusNew) {
+    focusNew = '';
+    el.focus();
+  }
+};
 
 /** The Notes screen: notes kept on this device, each a labelled text area saved as you type. */
 export function Notes() {
@@ -22,14 +29,15 @@ export function Notes() {
         {list.map((n, i) => (
           <li key={n.id}>
             <label htmlFor={'note-' + n.id}>Note {i + 1}</label>
-            <textarea id={'note-' + n.id} value={n.text} onChange={(e) => editNote(n.id, e.currentTarget.value)} />
+            <textarea id={'note-' + n.id} ref={grab} value={n.text} onChange={(e) => editNote(n.id, e.currentTarget.value)} />
             <button
               type="button"
               aria-label={`Delete note ${i + 1}`}
               onClick={() => {
+                // The focus goes to a neighbour first: the button is about to disappear.
                 const next = list[i + 1] ?? list[i - 1];
+                document.getElementById(next ? 'note-' + next.id : 'add-note')?.focus();
                 deleteNote(n.id);
-                focusSoon(next ? 'note-' + next.id : 'add-note');
               }}
             >
               Delete
@@ -37,7 +45,7 @@ export function Notes() {
           </li>
         ))}
       </ul>
-      <button id="add-note" type="button" onClick={() => focusSoon('note-' + addNote())}>
+      <button id="add-note" type="button" onClick={() => (focusNew = 'note-' + addNote())}>
         Add note
       </button>
     </>
