@@ -77,7 +77,7 @@ for (const build of BUILDS) {
     const page = await context.newPage();
     await page.goto(new URL('/status/', host.url).href);
     await workerReady(page);
-    const kb = Math.round(precached.reduce((t, f) => t + f.bytes, 0) / 1024);
+    const kb = +(precached.reduce((t, f) => t + f.bytes, 0) / 1024).toFixed(1);
     await page.getByText(`${precached.length} of ${precached.length} files verified, ${kb} KB`).waitFor(WAIT);
     assert.is(await fact(page, 'State'), 'ready');
     assert.is(await fact(page, 'Version'), audit.version);
@@ -106,7 +106,11 @@ for (const build of BUILDS) {
     await page.waitForTimeout(1100); // the time is shown to the second
     await page.getByRole('button', { name: 'Check for update' }).click();
     await page.waitForFunction((old) => [...document.querySelectorAll('dt')].find((d) => d.textContent === 'Last update check')?.nextElementSibling?.textContent !== old, shown, WAIT);
-    assert.ok(host.log.slice(before).some((r) => r.url.startsWith('/sw.js')), 'a request for /sw.js reached the server');
+    // The time is shown when the check starts; the request follows (bounded wait).
+    for (const end = Date.now() + WAIT.timeout; !host.log.slice(before).some((r) => r.method === 'GET' && r.url.startsWith('/sw.js')); ) {
+      assert.ok(Date.now() < end, 'a GET of /sw.js reached the server');
+      await new Promise((r) => setTimeout(r, 50));
+    }
     assert.match((await fact(page, 'Last update check')) ?? '', /\d:\d\d:\d\d/);
   });
 
@@ -115,7 +119,7 @@ for (const build of BUILDS) {
     const page = await context.newPage();
     await page.goto(new URL('/status/', host.url).href);
     await settle(page, 'Offline readiness');
-    assert.match((await fact(page, 'Used')) ?? '', /^[\d,]+ B of [1-9][\d,]* B$/);
+    assert.match((await fact(page, 'Used')) ?? '', /^[\d.]+ (B|KB|MB) of [1-9][\d.]* (MB|GB)$/);
     assert.is(await fact(page, 'Persistent'), 'no: may be cleared when space runs low');
     await page.getByRole('button', { name: 'Keep data on this device' }).click();
     // Chromium decides by its own heuristics; either answer must be shown, not silence.

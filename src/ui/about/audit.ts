@@ -21,8 +21,11 @@ export interface Audit {
 /** Bytes with thousands separators, the same on every machine. */
 export const num = (n: number): string => n.toLocaleString('en-US');
 
-/** Bytes as a short size: "82 KB". */
-export const kb = (n: number): string => `${Math.round(n / 1024)} KB`;
+/** Bytes as a short size: "512 B", "82.3 KB", "10 GB". */
+export function size(n: number): string {
+  const i = n < 1 ? 0 : Math.min(3, Math.floor(Math.log2(n) / 10));
+  return `${+(n / 1024 ** i).toFixed(1)} ${['B', 'KB', 'MB', 'GB'][i]}`;
+}
 
 /**
  * Fetches a file of the site once per mount: null while loading, the value, or an Error

@@ -2,7 +2,7 @@
 import { useEffect, useState, type ReactNode } from 'react';
 import { connectivity, connectivityLog } from '../../offline/connectivity';
 import { checkForUpdate, registration } from '../../offline/registration';
-import { kb, num, useAudit } from '../about/audit';
+import { size, useAudit } from '../about/audit';
 import { useStore } from '../useStore';
 import { verifyPrecache, type Verdict } from './verify';
 
@@ -85,7 +85,7 @@ function Precache({ state }: { state: string }) {
       ) : (
         <>
           <p className={ok.failed.length ? 'bad' : 'good'}>
-            {ok.ok} of {ok.total} files verified, {kb(ok.bytes)}
+            {ok.ok} of {ok.total} files verified, {size(ok.bytes)}
           </p>
           <ul>
             {ok.failed.map((f) => (
@@ -111,7 +111,7 @@ function Storage() {
     <>
       <Rows
         rows={[
-          ['Used', s.quota ? `${num(s.usage ?? 0)} B of ${num(s.quota)} B` : '…'],
+          ['Used', s.quota ? `${size(s.usage ?? 0)} of ${size(s.quota)}` : '…'],
           ['Persistent', s.persisted == null ? '…' : s.persisted ? 'yes' : s.asked ? 'no: the browser declined' : 'no: may be cleared when space runs low'],
         ]}
       />
