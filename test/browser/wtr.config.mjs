@@ -30,6 +30,7 @@ export default {
   files: process.env.WTR_FILES || '.cache/browser/**/*.test.mjs',
   nodeResolve: true,
   concurrency: 1,
+  staticLogging: true, // no progress bar: CI logs stay readable
   testFramework: { config: { timeout: 10000, ui: 'bdd' } },
   browsers: [chromeLauncher({ launchOptions: { executablePath: process.env.CHROME_PATH || '/usr/bin/chromium', headless: true, args } })],
   reporters: [defaultReporter(), countingReporter()],
