@@ -33,7 +33,7 @@ export const connectivityLog: Store<readonly LogEntry[]> = log;
 
 /** Appends a transition to the log (and its tail to sessionStorage). */
 export function logTransition(kind: LogEntry['kind'], detail?: string): void {
-  const next = [...log.getSnapshot(), detail ? { at: Date.now(), kind, detail } : { at: Date.now(), kind }].slice(-MAX);
+  const next = [...log.getSnapshot(), { at: Date.now(), kind, detail }].slice(-MAX);
   log.set(next);
   save(LOG_KEY, next.slice(-KEEP), area('sessionStorage'));
 }
@@ -44,11 +44,10 @@ export function logTransition(kind: LogEntry['kind'], detail?: string): void {
  * `cache: 'no-store'`, so neither the worker nor the HTTP cache can answer for the server.
  */
 export async function probe(url = '/sw.js'): Promise<boolean> {
-  let detail = 'no answer';
+  let detail: string | undefined = 'no answer';
   try {
     const res = await fetch(url, { method: 'HEAD', cache: 'no-store' });
-    if (res.ok) detail = '';
-    else detail = 'HTTP ' + res.status;
+    detail = res.ok ? undefined : 'HTTP ' + res.status;
   } catch {}
   state.update({ probe: detail ? 'failed' : 'ok', probeAt: Date.now() });
   logTransition(detail ? 'probe-failed' : 'probe-ok', detail);

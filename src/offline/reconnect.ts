@@ -70,7 +70,7 @@ export function startReconnect({
     if (left > 0) return later(left);
     wanted = false;
     save(GUARD_KEY, '' + Date.now(), s);
-    logTransition('reload', 'back online');
+    logTransition('reload');
     reload();
   }
 

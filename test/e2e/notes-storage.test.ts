@@ -10,7 +10,7 @@ import { BUILDS, CHROME_ARGS, launch, preview, watchProblems } from './helpers';
 import { firstNote, openNotes, sleep, until } from './reconnect-helpers';
 
 const KEY = 'offline-shell:notes';
-const notice = (page: Page) => page.locator('main [role="status"]');
+const notice = (page: Page) => page.locator('main .notice');
 
 for (const build of BUILDS) {
   const test = suite(`notes, bad storage (${build.name})`);
@@ -95,7 +95,7 @@ for (const build of BUILDS) {
       const page = context.pages()[0] ?? (await context.newPage());
       await openNotes(page, url);
       assert.ok(await page.evaluate(() => { try { return !localStorage; } catch { return true; } }), 'storage really is blocked');
-      assert.match(await notice(page).innerText(), 'keeps no data for this site');
+      assert.match(await notice(page).innerText(), 'keeps no data here');
       await firstNote(page).fill('kept for this session');
       await page.getByRole('button', { name: 'Add note' }).click();
       await page.getByRole('textbox', { name: 'Note 2' }).waitFor();

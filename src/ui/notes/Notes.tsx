@@ -2,8 +2,8 @@ import { addNote, deleteNote, editNote, notes } from '../../notes/store';
 import { useStore } from '../useStore';
 
 const PROBLEMS = {
-  full: 'Not saved: storage is full. Your text stays on screen; free some space to save it.',
-  unavailable: 'This browser keeps no data for this site (private mode or storage disabled): notes last until you close the tab.',
+  full: 'Not saved: storage is full. Your text stays here until there is room.',
+  unavailable: 'This browser keeps no data here: notes last until the tab closes.',
 };
 
 // "Add note" moves the focus into the new note as it mounts (a ref, not a timer, so a keystroke
@@ -21,8 +21,8 @@ export function Notes() {
   const { notes: list, problem, corrupt } = useStore(notes);
   return (
     <>
-      <div className="notice" role="status">
-        {corrupt && <p>Some saved notes could not be read. A copy was kept on this device; here is what could be recovered.</p>}
+      <div className="notice" aria-live="polite">
+        {corrupt && <p>Some saved notes could not be read; a copy was kept on this device.</p>}
         {problem && <p>{PROBLEMS[problem]}</p>}
       </div>
       <ul className="notes">
