@@ -1,5 +1,5 @@
 // Client-side routing with the History API, framework-free: a store of the current route path.
-// Links stay real <a href> (they work before the JS loads, and with JS off); once started, a
+// Links stay real <a href> (new tab, copy link, the 404 page of any host); once started, a
 // same-origin left-click on a link to one of our routes becomes pushState instead of a page load.
 import routes from '../routes.json';
 import { createStore, type Store } from '../store';

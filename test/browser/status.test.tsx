@@ -56,7 +56,7 @@ describe('status screen in Chromium', () => {
     // The test server has no /audit.json: a host that does not serve it looks the same.
     await waitFor(() => host.textContent?.includes('Could not load /audit.json.'));
     assert.equal([...host.querySelectorAll('h2')].map((h) => h.textContent), ['Network', 'Service worker', 'Precache check', 'Storage', 'Connectivity log']);
-    await waitFor(() => /[\d,]+ B of [\d,]+ B/.test(host.textContent ?? ''));
+    await waitFor(() => /[\d.]+ (B|KB|MB) of [\d.]+ (MB|GB)/.test(host.textContent ?? ""));
     assert.ok(host.querySelector('button'), 'Check for update');
     unmount();
   });

@@ -139,5 +139,22 @@ for (const build of BUILDS) {
     await page.locator('.log li', { hasText: / online$/ }).first().waitFor(WAIT);
   });
 
+  for (const width of [320, 1280]) {
+    test(`at ${width} px the offline banner appears above <main>, covers nothing and moves nothing`, async () => {
+      context = await browser.newContext({ serviceWorkers: 'block', viewport: { width, height: 700 } });
+      const page = await context.newPage();
+      await page.goto(host.url);
+      await settle(page, 'Notes');
+      const top = () => page.getByRole('heading', { level: 1 }).evaluate((h) => h.getBoundingClientRect().top);
+      const before = await top();
+      await context.setOffline(true);
+      const banner = page.locator('.banners').getByText('You are offline');
+      await banner.waitFor(WAIT);
+      assert.is(await top(), before, 'the heading did not move');
+      const [b, m] = await Promise.all([banner.boundingBox(), page.locator('main').boundingBox()]);
+      assert.ok(b && m && b.y + b.height <= m.y, 'the banner ends where <main> begins');
+    });
+  }
+
   test.run();
 }
