@@ -12,10 +12,11 @@ function fail(err) {
 
 // Imported dynamically: Node reads package.json to resolve the helpers' packages, and a broken
 // package.json must still give one line, not a loader stack trace.
-const { BuildError, auditEntry, buildApp, buildWorker, listFiles, renderHtml, versionOf, typecheck } = await Promise.all([
+const { BuildError, auditEntry, buildApp, buildServiceWorker, listFiles, renderHtml, typecheck } = await Promise.all([
   import('./tools/site.mjs'),
   import('./tools/typecheck.mjs'),
-]).then(([site, tc]) => ({ ...site, typecheck: tc.typecheck }), (err) => fail(err.code === 'ERR_INVALID_PACKAGE_CONFIG' ? { name: 'BuildError', message: `package.json is not valid JSON: ${err.message.split('. ').pop()}` } : err));
+  import('./tools/precache.mjs'),
+]).then(([site, tc, pc]) => ({ ...site, ...pc, typecheck: tc.typecheck }), (err) => fail(err.code === 'ERR_INVALID_PACKAGE_CONFIG' ? { name: 'BuildError', message: `package.json is not valid JSON: ${err.message.split('. ').pop()}` } : err));
 
 const FLAGS = ['--preact', '--kill-switch', '--serve', '--watch', '--out DIR'];
 const root = process.cwd();
@@ -75,22 +76,20 @@ async function buildSite(opts) {
   }
 
   const entries = [...files].map(([p, buf]) => auditEntry(p, buf));
-  const version = versionOf(entries);
-  const precache = entries.map((e) => ({ url: '/' + e.path.replace(/(^|\/)index\.html$/, '$1'), integrity: e.sha384 }));
-  files.set('sw.js', await buildWorker({
-    root,
-    define: { __VERSION__: version, __PRECACHE__: precache, __KILL_SWITCH__: opts.killSwitch, __CACHE_PREFIX__: pkg.name },
-  }));
+  const { worker, manifest, version } = await buildServiceWorker({ root, entries, prefix: pkg.name, killSwitch: opts.killSwitch });
+  files.set('precache.json', manifest);
+  files.set('sw.js', worker);
   const audit = { name: pkg.name, version, build: opts.preact ? 'preact' : 'react', files: [...files].map(([p, buf]) => auditEntry(p, buf)).sort((a, b) => (a.path < b.path ? -1 : 1)) };
   files.set('audit.json', Buffer.from(JSON.stringify(audit, null, 2) + '\n'));
-  return { files, audit, budgets: pkg.budgets ?? {} };
+  return { files, audit, budgets: pkg.budgets ?? {}, appGzip: assets.appGzip };
 }
 
-/** Sums gzip bytes per budget group; returns rows [name, gzip, budget]. */
-function budgetRows(audit, budgets, preact) {
+/** Sums gzip bytes per budget group (`app` = the JS without React/Preact); returns rows [name, gzip, budget]. */
+function budgetRows(audit, budgets, preact, appGzip) {
   const sum = (re) => audit.files.filter((f) => re.test(f.path)).reduce((n, f) => n + f.gzip, 0);
   const groups = { 'sw.js': sum(/^sw\.js$/), js: sum(/^assets\/.*\.js$/), css: sum(/^assets\/.*\.css$/) };
   const key = (g) => (g === 'js' && preact ? 'js.preact' : g);
+  if (appGzip != null) groups.app = appGzip;
   return Object.entries(groups).map(([g, gz]) => [key(g), gz, budgets[key(g)]]);
 }
 
@@ -123,8 +122,8 @@ async function writeAtomically(out, files) {
 }
 
 async function buildOnce(opts) {
-  const { files, audit, budgets } = await buildSite(opts);
-  const rows = budgetRows(audit, budgets, opts.preact);
+  const { files, audit, budgets, appGzip } = await buildSite(opts);
+  const rows = budgetRows(audit, budgets, opts.preact, appGzip);
   printTable(audit, rows);
   const over = rows.find(([, gz, max]) => max !== undefined && gz > max);
   if (over && !opts.watch) throw new BuildError(`budget exceeded: ${over[0]} is ${over[1]} B gzip, budget ${over[2]} B (package.json "budgets")`);

@@ -1,13 +1,19 @@
 // Entry: starts the framework-free offline core, then mounts the React UI.
 import { createRoot } from 'react-dom/client';
+import { startNotes } from './notes/store';
 import { startConnectivity } from './offline/connectivity';
+import { startReconnect } from './offline/reconnect';
 import { startRegistration } from './offline/registration';
 import { App } from './ui/App';
+import { startRouter } from './ui/router';
 import './app.css';
 
 startConnectivity();
+startReconnect();
+startNotes();
 // Dev builds never register the worker, so nothing stale is served while developing.
 if (!__DEV__) startRegistration();
+startRouter();
 
 const root = document.getElementById('root');
 if (!root) throw new Error('offline-shell: #root is missing from index.html');

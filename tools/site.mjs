@@ -44,28 +44,78 @@ async function bundle(options) {
 // (react/jsx-runtime -> preact/compat/jsx-runtime, react-dom/client -> preact/compat/client).
 const PREACT_ALIAS = { react: 'preact/compat', 'react-dom': 'preact/compat' };
 
-/** Bundles src/main.tsx to hashed assets; returns [{ path, contents }] relative to the site root. */
+/** The esbuild options of the page bundle (shared by the real build and the app-only measure). */
+const appOptions = ({ root, preact, dev }) => ({
+  absWorkingDir: root,
+  entryPoints: { app: 'src/main.tsx' },
+  bundle: true,
+  format: 'esm',
+  target: 'es2020',
+  minify: !dev,
+  jsx: 'automatic',
+  alias: preact ? PREACT_ALIAS : {},
+  define: {
+    'process.env.NODE_ENV': JSON.stringify(dev ? 'development' : 'production'),
+    __DEV__: String(!!dev),
+  },
+  entryNames: 'assets/[name]-[hash]',
+  assetNames: 'assets/[name]-[hash]',
+  outdir: 'out',
+  metafile: true,
+});
+
+// The UI frameworks; everything else in the bundle is "app code", budgeted on its own.
+const FRAMEWORKS = ['react', 'react-dom', 'scheduler', 'preact'];
+
+/**
+ * Bundles src/main.tsx to hashed assets; returns [{ path, contents }] relative to the site root,
+ * plus `licenses.txt` (third-party licences of the bundle). `appGzip` on the array is the gzip
+ * size of the app code alone (frameworks left out), or null in dev builds.
+ */
 export async function buildApp({ root, preact, dev }) {
-  const result = await bundle({
-    absWorkingDir: root,
-    entryPoints: { app: 'src/main.tsx' },
-    bundle: true,
-    format: 'esm',
-    target: 'es2020',
-    minify: !dev,
-    jsx: 'automatic',
-    alias: preact ? PREACT_ALIAS : {},
-    define: {
-      'process.env.NODE_ENV': JSON.stringify(dev ? 'development' : 'production'),
-      __DEV__: String(!!dev),
-    },
-    entryNames: 'assets/[name]-[hash]',
-    assetNames: 'assets/[name]-[hash]',
-    outdir: 'out',
-    metafile: true,
-  });
+  // 'external' makes esbuild collect the bundled code's legal comments (/*! */, @license,
+  // @preserve) into a side file instead of dropping them; licenses.txt carries them.
+  const result = await bundle({ ...appOptions({ root, preact, dev }), legalComments: 'external' });
   const outDir = path.join(root, 'out');
-  return result.outputFiles.map((f) => ({ path: path.relative(outDir, f.path).split(path.sep).join('/'), contents: Buffer.from(f.contents) }));
+  const files = result.outputFiles.map((f) => ({ path: path.relative(outDir, f.path).split(path.sep).join('/'), contents: Buffer.from(f.contents) }));
+  const legal = files.filter((f) => f.path.endsWith('.LEGAL.txt'));
+  const assets = files.filter((f) => !legal.includes(f));
+  assets.push({ path: 'licenses.txt', contents: Buffer.from(await licenses(root, result.metafile, legal)) });
+  let appGzip = null;
+  if (!dev) {
+    const alone = await bundle({ ...appOptions({ root, preact, dev }), external: FRAMEWORKS, metafile: false });
+    // esbuild keeps one `import{…}from"react…"` per module for externals; the real bundle has none
+    // (it references the bundled framework), so they are not counted as app code.
+    const glue = new RegExp(`import\\s*(\\{[^}]*\\}|\\*\\s*as\\s*[\\w$]+|[\\w$]+)\\s*from\\s*"(${FRAMEWORKS.join('|')})(/[^"]*)?";`, 'g');
+    appGzip = alone.outputFiles.filter((f) => f.path.endsWith('.js')).reduce((n, f) => n + gzipSize(Buffer.from(f.text.replace(glue, ''))), 0);
+  }
+  return Object.assign(assets, { appGzip });
+}
+
+/**
+ * The licences of the third-party packages in the bundle, sorted by name: each package's name,
+ * version, licence and LICENSE file, then the legal comments esbuild extracted. Only files the
+ * bundle really contains count (esbuild's metafile), so it is exact and deterministic.
+ */
+async function licenses(root, metafile, legal) {
+  const dirs = new Map();
+  for (const input of Object.keys(metafile.inputs)) {
+    const m = /^(.*node_modules\/((?:@[^/]+\/)?[^/]+))\//.exec(input);
+    if (m) dirs.set(m[2], path.join(root, m[1]));
+  }
+  // Packages with the same licence text (react, react-dom, scheduler) share one copy of it.
+  const byText = new Map();
+  for (const name of [...dirs.keys()].sort()) {
+    const dir = dirs.get(name);
+    const pkg = JSON.parse(await fs.readFile(path.join(dir, 'package.json'), 'utf8'));
+    const file = (await fs.readdir(dir)).sort().find((f) => /^(licen[cs]e|copying)(\.|$)/i.test(f));
+    const text = file ? (await fs.readFile(path.join(dir, file), 'utf8')).trim() : `(no licence file; package.json says ${pkg.license ?? 'nothing'})`;
+    byText.set(text, [...(byText.get(text) ?? []), `== ${name} ${pkg.version} (${pkg.license ?? 'unknown'}) ==`]);
+  }
+  const parts = ['Third-party code bundled into this app, and its licences.\n'];
+  for (const [text, heads] of byText) parts.push(`${heads.join('\n')}\n\n${text}\n`);
+  for (const f of legal) parts.push(`== Legal comments in ${f.path.replace(/\.LEGAL\.txt$/, '')} ==\n\n${f.contents.toString('utf8').replace(/^Bundled license information:\n\n/, '').trim()}\n`);
+  return parts.join('\n');
 }
 
 /** Bundles sw.ts to one classic script with the build's constants injected. */

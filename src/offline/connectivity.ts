@@ -1,6 +1,7 @@
-// STUB (issue #4 replaces the body, keeps these exports): the network as the browser reports it,
-// and a short log of transitions for the status page.
+// The network as the browser reports it (`navigator.onLine` and its online/offline events), what
+// the last reachability probe found, and a short log of transitions for the status page.
 import { createStore, type Store } from '../store';
+import { area, load, save } from './storage';
 
 /** What the browser says about the network, what the last probe found, and since when. */
 export interface Connectivity {
@@ -17,6 +18,11 @@ export interface LogEntry {
   detail?: string;
 }
 
+/** sessionStorage key of the log's tail, so the entries before a reload are still shown after it. */
+export const LOG_KEY = 'offline-shell:log';
+const KEEP = 8; // entries that survive a reload
+const MAX = 50; // entries kept in memory
+
 const state = createStore<Connectivity>({ online: true, since: Date.now(), probe: 'unknown', probeAt: null });
 const log = createStore<readonly LogEntry[]>([]);
 
@@ -25,7 +31,44 @@ export const connectivity: Store<Connectivity> = state;
 /** Recent transitions, newest last. */
 export const connectivityLog: Store<readonly LogEntry[]> = log;
 
+/** Appends a transition to the log (and its tail to sessionStorage). */
+export function logTransition(kind: LogEntry['kind'], detail?: string): void {
+  const next = [...log.getSnapshot(), { at: Date.now(), kind, detail }].slice(-MAX);
+  log.set(next);
+  save(LOG_KEY, next.slice(-KEEP), area('sessionStorage'));
+}
+
+/**
+ * Asks whether the server is reachable now: `navigator.onLine` only means "some network
+ * interface is up". HEAD of a file the worker never caches (it handles GET only) with
+ * `cache: 'no-store'`, so neither the worker nor the HTTP cache can answer for the server.
+ */
+export async function probe(url = '/sw.js'): Promise<boolean> {
+  let detail: string | undefined = 'no answer';
+  try {
+    const res = await fetch(url, { method: 'HEAD', cache: 'no-store' });
+    detail = res.ok ? undefined : 'HTTP ' + res.status;
+  } catch {}
+  state.update({ probe: detail ? 'failed' : 'ok', probeAt: Date.now() });
+  logTransition(detail ? 'probe-failed' : 'probe-ok', detail);
+  return !detail;
+}
+
 /** Starts watching the network; returns a stop function. */
 export function startConnectivity(): () => void {
-  return () => {};
+  const saved = load(LOG_KEY, area('sessionStorage')).value;
+  if (Array.isArray(saved)) log.set(saved);
+  const update = (e?: Event) => {
+    const online = navigator.onLine;
+    state.update({ online, since: Date.now() });
+    // A page loaded offline gets no `offline` event (it never saw the network go): log it too.
+    if (e || !online) logTransition(online ? 'online' : 'offline');
+  };
+  update();
+  addEventListener('online', update);
+  addEventListener('offline', update);
+  return () => {
+    removeEventListener('online', update);
+    removeEventListener('offline', update);
+  };
 }

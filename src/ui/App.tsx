@@ -1,13 +1,15 @@
 import routes from '../routes.json';
 import { Banners } from './Banners';
 import { Page } from './pages';
+import { route, titleOf } from './router';
+import { useStore } from './useStore';
 
-/** The app shell: header with real links (they work before the JS loads), banners, main, footer. */
+/** The app shell: skip link, header with real links (they work before the JS loads), banners, main, footer. */
 export function App() {
-  const here = location.pathname.replace(/\/?$/, '/');
-  const route = routes.find((r) => r.path === here);
+  const here = useStore(route);
   return (
     <>
+      <a className="skip" href="#main">Skip to content</a>
       <header className="bar">
         <a className="brand" href="/">offline-shell</a>
         <nav aria-label="Main">
@@ -18,7 +20,7 @@ export function App() {
       </header>
       <Banners />
       <main id="main" tabIndex={-1}>
-        <Page path={route ? route.path : null} title={route ? route.title : 'Not found'} />
+        <Page path={here} title={titleOf(here)} />
       </main>
       <footer className="foot">Works offline. Nothing leaves your device.</footer>
     </>

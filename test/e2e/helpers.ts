@@ -58,6 +58,8 @@ export async function pythonHost(dir: string): Promise<{ url: string; close(): P
 export function watchProblems(page: Page): string[] {
   const problems: string[] = [];
   page.on('console', (m) => {
+    // Playwright's own stand-in for register() under `serviceWorkers: 'block'` warns; not the app's.
+    if (m.text() === 'Service Worker registration blocked by Playwright') return;
     if (m.type() === 'error' || m.type() === 'warning') problems.push(`${m.type()}: ${m.text()}`);
   });
   page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));

@@ -1,13 +1,23 @@
 // Which screen renders for which path. Paths are the routes of src/routes.json (trailing slash).
 import type { ReactElement } from 'react';
+import { About } from '../about/About';
+import { Status } from '../status/Status';
+import { Notes } from '../notes/Notes';
 
 /** The screen of a route: its <h1> and content. */
 export function Page({ path, title }: { path: string | null; title: string }): ReactElement {
   switch (path) {
     case '/':
+      return (
+        <>
+          <h1>{title}</h1>
+          <Notes />
+        </>
+      );
     case '/status/':
+      return <Status />;
     case '/about/':
-      return <h1>{title}</h1>;
+      return <About />;
     default:
       return (
         <>

@@ -1,0 +1,123 @@
+// The notes store: the editing actions, a debounced save to the device, a synchronous flush for
+// `pagehide`, hidden tabs and reloads, and merging what another tab saved (`storage` event).
+import { onFlush } from '../offline/flush';
+import { area, load, save, type StorageProblem } from '../offline/storage';
+import { createStore, type Store } from '../store';
+import { merge, newId, recover, type Doc } from './model';
+
+/** What the Notes screen shows: the notes, and what went wrong with the device's storage. */
+export interface NotesState {
+  notes: Doc['notes'];
+  /** The last save failed because storage is full, or there is no storage at all. */
+  problem?: 'full' | 'unavailable';
+  /** Stored notes could not all be read; the stored text was copied to BACKUP_KEY. */
+  corrupt: boolean;
+}
+
+/** localStorage key of the notes document. */
+export const NOTES_KEY = 'offline-shell:notes';
+/** Where unreadable stored notes are copied before anything overwrites them. */
+export const BACKUP_KEY = NOTES_KEY + ':backup';
+
+const state = createStore<NotesState>({ notes: [], corrupt: false });
+/** The notes store. */
+export const notes: Store<NotesState> = state;
+
+let doc: Doc = { notes: [], gone: {} };
+let dirty = false;
+let timer: ReturnType<typeof setTimeout> | undefined;
+let wait = 1000;
+let storage: Storage | null = null;
+
+const same = (a: Doc, b: Doc) => JSON.stringify(a) == JSON.stringify(b);
+const saveSoon = () => {
+  dirty = true;
+  // Not reset by each keystroke: during long typing a save still happens every `wait` ms.
+  timer ??= setTimeout(flushNotes, wait);
+};
+const change = (next: Doc) => {
+  doc = next;
+  state.update({ notes: next.notes });
+  saveSoon();
+};
+
+/** Saves pending changes now, synchronously (for pagehide and before a reload). */
+export function flushNotes(): void {
+  clearTimeout(timer);
+  timer = undefined;
+  if (!dirty) return;
+  const problem = save(NOTES_KEY, { v: 1, ...doc }, storage) as NotesState['problem'];
+  // A failed save stays pending: the text stays on screen and the next flush tries again.
+  dirty = !!problem;
+  state.update({ problem });
+}
+
+/** Adds an empty note at the end; returns its id. */
+export function addNote(): string {
+  const id = newId();
+  change({ ...doc, notes: [...doc.notes, { id, text: '', at: Date.now() }] });
+  return id;
+}
+
+/** Replaces the text of a note. */
+export function editNote(id: string, text: string): void {
+  change({ ...doc, notes: doc.notes.map((n) => (n.id == id ? { id, text, at: Date.now() } : n)) });
+}
+
+/** Deletes a note (and remembers when, so another tab's older copy does not bring it back). */
+export function deleteNote(id: string): void {
+  change({ notes: doc.notes.filter((n) => n.id != id), gone: { ...doc.gone, [id]: Date.now() } });
+}
+
+/** Loads the notes and starts saving them; `storage` and `debounceMs` are for tests. Returns a stop function. */
+export function startNotes({ debounceMs = 1000, storage: s = area() }: { debounceMs?: number; storage?: Storage | null } = {}): () => void {
+  wait = debounceMs;
+  storage = s;
+  clearTimeout(timer);
+  timer = undefined;
+  dirty = false;
+  const { raw, value, problem } = load(NOTES_KEY, s);
+  const { doc: found, lost } = recover(value);
+  // New users (and anyone whose storage gave nothing back) start with one empty note; someone
+  // who deleted every note has tombstones and gets none. Its fixed id and time 0 make the first
+  // note of two fresh tabs the same note, not two.
+  doc = found.notes.length || Object.keys(found.gone).length ? found : { notes: [{ id: '0', text: '', at: 0 }], gone: {} };
+  const corrupt = problem == 'corrupt' || lost;
+  state.set({ notes: doc.notes, corrupt, problem: problem == 'unavailable' ? problem : undefined });
+  // Keep the unreadable text before the first save replaces it; save what was recovered only
+  // once the copy exists.
+  if (corrupt && !save(BACKUP_KEY, raw, s)) {
+    dirty = true;
+    flushNotes();
+  }
+
+  const onStorage = (e: StorageEvent) => {
+    if (e.key != NOTES_KEY || !e.newValue) return;
+    let theirs: Doc;
+    try {
+      theirs = recover(JSON.parse(e.newValue)).doc;
+    } catch {
+      return;
+    }
+    const merged = merge(doc, theirs);
+    if (!same(merged, doc)) {
+      doc = merged;
+      state.update({ notes: merged.notes });
+    }
+    // What they stored lacks something newer of ours: store the merge (it converges: merging again gives the same).
+    if (!same(merged, theirs)) saveSoon();
+  };
+  const onHide = () => document.hidden && flushNotes();
+  addEventListener('storage', onStorage);
+  addEventListener('pagehide', flushNotes);
+  document.addEventListener('visibilitychange', onHide);
+  const off = onFlush(flushNotes);
+  return () => {
+    off();
+    clearTimeout(timer);
+    timer = undefined;
+    removeEventListener('storage', onStorage);
+    removeEventListener('pagehide', flushNotes);
+    document.removeEventListener('visibilitychange', onHide);
+  };
+}

@@ -1,0 +1,58 @@
+// Client-side routing with the History API, framework-free: a store of the current route path.
+// Links stay real <a href> (new tab, copy link, the 404 page of any host); once started, a
+// same-origin left-click on a link to one of our routes becomes pushState instead of a page load.
+import routes from '../routes.json';
+import { createStore, type Store } from '../store';
+
+/** A path as routes.json spells it: with a trailing slash (`/status` and `/status/` alike). */
+export const routePath = (pathname: string): string => pathname.replace(/\/?$/, '/');
+
+/** The route's title, or "Not found" for a path that is not one of ours. */
+export const titleOf = (path: string): string => routes.find((r) => r.path === path)?.title ?? 'Not found';
+
+// Set from the URL by startRouter(), before the first render.
+const state = createStore('/');
+
+/** The current route path (trailing slash). */
+export const route: Store<string> = state;
+
+/** Shows the route of the current URL: store, document title, focus (what a page load would do). */
+function show(focus: boolean): void {
+  const path = routePath(location.pathname);
+  state.set(path);
+  document.title = `${titleOf(path)} · offline-shell`;
+  // A page load puts focus at the top; a client-side one must move it too, or a screen reader
+  // stays on the clicked link with no sign the content changed. <main> has tabindex=-1.
+  if (focus) document.getElementById('main')?.focus({ preventScroll: true });
+}
+
+/** Goes to `href` (one of our routes) without a page load. */
+export function navigate(href: string): void {
+  const url = new URL(href, location.href);
+  if (url.href !== location.href) history.pushState(null, '', url.href);
+  scrollTo(0, 0);
+  show(true);
+}
+
+function onClick(e: MouseEvent): void {
+  const a = (e.target as Element).closest?.('a');
+  // Modified or non-primary clicks mean "new tab/window": the browser's. So are links with a
+  // target, to other origins, to files (/audit.json), and in-page anchors (the skip link).
+  if (e.defaultPrevented || e.button || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey || !a || a.target || a.origin !== location.origin) return;
+  if ((a.hash && a.pathname === location.pathname) || !routes.some((r) => r.path === routePath(a.pathname))) return;
+  e.preventDefault();
+  navigate(a.href);
+}
+
+const onPop = () => show(true);
+
+/** Starts intercepting link clicks and Back/Forward; returns a stop function. */
+export function startRouter(): () => void {
+  show(false);
+  document.addEventListener('click', onClick);
+  addEventListener('popstate', onPop);
+  return () => {
+    document.removeEventListener('click', onClick);
+    removeEventListener('popstate', onPop);
+  };
+}

@@ -1,0 +1,24 @@
+import * as assert from 'uvu/assert';
+import { About } from '../../src/ui/about/About';
+import { num, size } from '../../src/ui/about/audit';
+import { mount, waitFor } from './mount';
+
+describe('about screen in Chromium', () => {
+  it('says which file it could not load instead of showing an empty table', async () => {
+    const { host, unmount } = mount(<About />);
+    // The test server serves neither /audit.json nor /licenses.txt.
+    await waitFor(() => host.textContent?.includes('Could not load /audit.json.') && host.textContent.includes('Could not load /licenses.txt.'));
+    assert.not.ok(host.querySelector('table'));
+    assert.is(host.querySelector('h2')?.textContent, 'Licences of bundled code');
+    unmount();
+  });
+
+  it('formats sizes the same on every machine', () => {
+    assert.is(num(1234567), '1,234,567');
+    assert.is(size(0), '0 B');
+    assert.is(size(1023), '1023 B');
+    assert.is(size(83_968), '82 KB');
+    assert.is(size(84_300), '82.3 KB');
+    assert.is(size(10 * 1024 ** 3), '10 GB');
+  });
+});

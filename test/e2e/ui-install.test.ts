@@ -1,0 +1,102 @@
+// Installability (Chromium's own check, over the DevTools protocol) and screenshots of every screen,
+// light and dark, phone and desktop width, for a person to look at (test-output/screenshots/).
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { chromium, type Browser } from 'playwright-core';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { BUILDS, CHROME_ARGS, launch, preview } from './helpers';
+import { SCREENS, settle, WAIT } from './ui-shared';
+
+const SHOTS = path.join(process.cwd(), 'test-output', 'screenshots');
+
+/** Chromium's installability errors for the site at `url`, with the worker allowed to install first. */
+async function installabilityErrors(url: string): Promise<string[]> {
+  // Incognito contexts (Playwright's newContext) are never installable: a real profile is needed.
+  const profile = mkdtempSync(path.join(os.tmpdir(), 'offline-shell-profile-'));
+  const context = await chromium.launchPersistentContext(profile, { executablePath: process.env.CHROME_PATH || '/usr/bin/chromium', headless: true, args: CHROME_ARGS });
+  try {
+    const page = await context.newPage();
+    await page.goto(url);
+    await settle(page, 'Notes');
+    const cdp = await context.newCDPSession(page);
+    const { installabilityErrors } = await cdp.send('Page.getInstallabilityErrors');
+    return installabilityErrors.map((e) => e.errorId);
+  } finally {
+    await context.close();
+    rmSync(profile, { recursive: true, force: true });
+  }
+}
+
+/** Width and height from a PNG's IHDR chunk (bytes 16-23), after checking the signature. */
+function pngSize(file: string): { width: number; height: number } {
+  const b = readFileSync(file);
+  assert.equal([...b.subarray(0, 8)], [137, 80, 78, 71, 13, 10, 26, 10], `${file} is a PNG`);
+  return { width: b.readUInt32BE(16), height: b.readUInt32BE(20) };
+}
+
+for (const build of BUILDS) {
+  const test = suite(`ui install and screenshots (${build.name})`);
+  let browser: Browser;
+  test.before(async () => {
+    browser = await launch();
+    mkdirSync(SHOTS, { recursive: true });
+  });
+  test.after(() => browser.close());
+
+  test('Chromium finds the app installable: no installability errors', async () => {
+    const host = await preview(build.dir);
+    try {
+      assert.equal(await installabilityErrors(host.url), []);
+    } finally {
+      await host.close();
+    }
+  });
+
+  test('the same check reports a manifest without usable icons (it can fail)', async () => {
+    const host = await preview(build.dir, (req, res) => {
+      if (req.url !== '/manifest.webmanifest') return false;
+      const manifest = JSON.parse(readFileSync(path.join(build.dir, 'manifest.webmanifest'), 'utf8'));
+      res.writeHead(200, { 'Content-Type': 'application/manifest+json', 'Content-Security-Policy': "default-src 'self'" }).end(JSON.stringify({ ...manifest, icons: [] }));
+      return true;
+    });
+    try {
+      assert.ok((await installabilityErrors(host.url)).includes('manifest-missing-suitable-icon'));
+    } finally {
+      await host.close();
+    }
+  });
+
+  test('every screen fits 320 px up, follows the colour scheme, and is saved as a PNG (light and dark, 375 and 1280 px)', async () => {
+    const host = await preview(build.dir);
+    try {
+      for (const colorScheme of ['light', 'dark'] as const) {
+        for (const width of [320, 375, 1280]) {
+          const context = await browser.newContext({ serviceWorkers: 'block', colorScheme, viewport: { width, height: 800 } });
+          const page = await context.newPage();
+          for (const s of SCREENS) {
+            await page.goto(new URL(s.path, host.url).href);
+            await settle(page, s.h1);
+            // Nothing may be wider than the viewport: the page itself never scrolls sideways.
+            assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= innerWidth), `${s.path} fits ${width} px`);
+            const bg = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+            assert.is(bg, colorScheme === 'dark' ? 'rgb(21, 23, 26)' : 'rgb(251, 251, 250)', `${s.path} ${colorScheme} background`);
+            if (width === 320) continue;
+            const file = path.join(SHOTS, `${build.name}-${s.name}-${colorScheme}-${width}.png`);
+            rmSync(file, { force: true });
+            await page.screenshot({ path: file, fullPage: true, timeout: WAIT.timeout });
+            const size = pngSize(file);
+            assert.is(size.width, width, file);
+            assert.ok(size.height >= 400, `${file} is a whole page`);
+          }
+          await context.close();
+        }
+      }
+    } finally {
+      await host.close();
+    }
+  });
+
+  test.run();
+}

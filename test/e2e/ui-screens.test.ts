@@ -1,0 +1,160 @@
+// What /status and /about show, checked against the built site and its audit.json on disk.
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { BUILDS, launch, preview } from './helpers';
+import { auditOf, settle, WAIT, workerReady } from './ui-shared';
+
+type Listening = Awaited<ReturnType<typeof preview>>;
+
+/** The text of the <dd> next to a <dt> on the status screen. */
+const fact = (page: Page, term: string) => page.locator('dt', { hasText: term }).locator('xpath=following-sibling::dd[1]').textContent();
+
+for (const build of BUILDS) {
+  const test = suite(`ui screens (${build.name})`);
+  const audit = auditOf(build.dir);
+  // What the worker precaches: every file but itself and the audit (which names the worker's hash).
+  const precached = audit.files.filter((f) => f.path !== 'sw.js' && f.path !== 'audit.json');
+  let browser: Browser;
+  let host: Listening;
+  let context: BrowserContext;
+  test.before(async () => {
+    browser = await launch();
+    host = await preview(build.dir);
+  });
+  test.after(async () => {
+    await host.close();
+    await browser.close();
+  });
+  test.after.each(() => context.close());
+
+  test('/about lists every shipped file with raw, gzip, brotli and SRI hash, and the totals', async () => {
+    context = await browser.newContext({ serviceWorkers: 'block' });
+    const page = await context.newPage();
+    await page.goto(new URL('/about/', host.url).href);
+    await settle(page, 'What this app ships');
+    const rows = await page.locator('tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.children].map((c) => c.textContent)));
+    const n = (x: number) => x.toLocaleString('en-US');
+    assert.equal(rows, audit.files.map((f) => [f.path, n(f.bytes), n(f.gzip), n(f.brotli), f.sha384]));
+    const sum = (k: 'bytes' | 'gzip' | 'brotli') => n(audit.files.reduce((t, f) => t + f[k], 0));
+    const total = await page.locator('tfoot tr').evaluate((tr) => [...tr.children].map((c) => c.textContent));
+    assert.equal(total, [`${audit.files.length} files`, sum('bytes'), sum('gzip'), sum('brotli'), '']);
+    const intro = await page.locator('main p').first().textContent();
+    assert.ok(intro?.includes(`Version ${audit.version}, ${build.name} build`), intro ?? '');
+  });
+
+  test('/about shows the licence of the bundled framework, extracted at build time', async () => {
+    context = await browser.newContext({ serviceWorkers: 'block' });
+    const page = await context.newPage();
+    await page.goto(new URL('/about/', host.url).href);
+    await settle(page, 'What this app ships');
+    const text = (await page.locator('pre').textContent()) ?? '';
+    assert.ok(audit.files.some((f) => f.path === 'licenses.txt'), 'licenses.txt is a shipped, audited file');
+    if (build.name === 'react') {
+      for (const pkg of ['react', 'react-dom', 'scheduler']) assert.match(text, new RegExp(`== ${pkg} \\d+\\.\\d+\\.\\d+ \\(MIT\\) ==`));
+      assert.match(text, /Copyright \(c\) Meta Platforms, Inc\. and affiliates\./);
+      assert.match(text, /@license React/, "React's own legal comments, as esbuild extracted them");
+    } else {
+      assert.match(text, /== preact \d+\.\d+\.\d+ \(MIT\) ==/);
+      assert.match(text, /Copyright \(c\) 2015-present Jason Miller/);
+      assert.not.match(text, /== react/, 'only what the bundle contains');
+    }
+    assert.match(text, /Permission is hereby granted, free of charge/);
+  });
+
+  test('/status says nothing is cached when no worker has run', async () => {
+    context = await browser.newContext({ serviceWorkers: 'block' });
+    const page = await context.newPage();
+    await page.goto(new URL('/status/', host.url).href);
+    await settle(page, 'Offline readiness');
+    await page.getByText('Nothing is cached on this device yet.').waitFor(WAIT);
+    assert.is(await fact(page, 'Browser says').then((t) => t?.split(' since ')[0]), 'online');
+    assert.is(await page.getByRole('heading', { level: 2 }).allTextContents().then((h) => h.join(', ')), 'Network, Service worker, Precache check, Storage, Connectivity log');
+  });
+
+  test('/status verifies every precached file by its SHA-384, and names the ones that are missing or altered', async () => {
+    context = await browser.newContext({ serviceWorkers: 'allow' });
+    const page = await context.newPage();
+    await page.goto(new URL('/status/', host.url).href);
+    await workerReady(page);
+    const kb = +(precached.reduce((t, f) => t + f.bytes, 0) / 1024).toFixed(1);
+    await page.getByText(`${precached.length} of ${precached.length} files verified, ${kb} KB`).waitFor(WAIT);
+    assert.is(await fact(page, 'State'), 'ready');
+    assert.is(await fact(page, 'Version'), audit.version);
+    assert.is(await fact(page, 'Scope'), host.url);
+
+    // Alter one cached file and drop another, as a bad disk or a meddling extension might.
+    await page.evaluate(async () => {
+      const name = (await caches.keys()).find((n) => n.startsWith('offline-shell-'))!;
+      const cache = await caches.open(name);
+      await cache.put('/robots.txt', new Response('User-agent: *\nDisallow: /\n'));
+      await cache.delete('/manifest.webmanifest');
+    });
+    await page.getByRole('link', { name: 'Notes', exact: true }).click();
+    await page.getByRole('link', { name: 'Offline readiness', exact: true }).click();
+    await page.getByText(`${precached.length - 2} of ${precached.length} files verified`).waitFor(WAIT);
+    assert.equal(await page.locator('main ul li').allTextContents(), ['manifest.webmanifest: not cached', 'robots.txt: hash mismatch']);
+  });
+
+  test('/status: "Check for update" asks the server for sw.js and shows when', async () => {
+    context = await browser.newContext({ serviceWorkers: 'allow' });
+    const page = await context.newPage();
+    await page.goto(new URL('/status/', host.url).href);
+    await workerReady(page);
+    const before = host.log.length;
+    const shown = await fact(page, 'Last update check');
+    await page.waitForTimeout(1100); // the time is shown to the second
+    await page.getByRole('button', { name: 'Check for update' }).click();
+    await page.waitForFunction((old) => [...document.querySelectorAll('dt')].find((d) => d.textContent === 'Last update check')?.nextElementSibling?.textContent !== old, shown, WAIT);
+    // The time is shown when the check starts; the request follows (bounded wait).
+    for (const end = Date.now() + WAIT.timeout; !host.log.slice(before).some((r) => r.method === 'GET' && r.url.startsWith('/sw.js')); ) {
+      assert.ok(Date.now() < end, 'a GET of /sw.js reached the server');
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    assert.match((await fact(page, 'Last update check')) ?? '', /\d:\d\d:\d\d/);
+  });
+
+  test('/status shows storage used and quota, and asks for persistence on a click', async () => {
+    context = await browser.newContext({ serviceWorkers: 'block' });
+    const page = await context.newPage();
+    await page.goto(new URL('/status/', host.url).href);
+    await settle(page, 'Offline readiness');
+    assert.match((await fact(page, 'Used')) ?? '', /^[\d.]+ (B|KB|MB) of [1-9][\d.]* (MB|GB)$/);
+    assert.is(await fact(page, 'Persistent'), 'no: may be cleared when space runs low');
+    await page.getByRole('button', { name: 'Keep data on this device' }).click();
+    // Chromium decides by its own heuristics; either answer must be shown, not silence.
+    await page.waitForFunction(() => /^(yes|no: the browser declined)$/.test([...document.querySelectorAll('dt')].find((d) => d.textContent === 'Persistent')?.nextElementSibling?.textContent ?? ''), null, WAIT);
+  });
+
+  test('/status shows the network going offline and back, with the log of it', async () => {
+    context = await browser.newContext({ serviceWorkers: 'block' });
+    const page = await context.newPage();
+    await page.goto(new URL('/status/', host.url).href);
+    await settle(page, 'Offline readiness');
+    await context.setOffline(true);
+    await page.waitForFunction(() => document.querySelector('dd')?.textContent?.startsWith('offline since'), null, WAIT);
+    await page.locator('.log li', { hasText: / offline$/ }).first().waitFor(WAIT);
+    await context.setOffline(false);
+    await page.waitForFunction(() => document.querySelector('dd')?.textContent?.startsWith('online since'), null, WAIT);
+    await page.locator('.log li', { hasText: / online$/ }).first().waitFor(WAIT);
+  });
+
+  for (const width of [320, 1280]) {
+    test(`at ${width} px the offline banner appears above <main>, covers nothing and moves nothing`, async () => {
+      context = await browser.newContext({ serviceWorkers: 'block', viewport: { width, height: 700 } });
+      const page = await context.newPage();
+      await page.goto(host.url);
+      await settle(page, 'Notes');
+      const top = () => page.getByRole('heading', { level: 1 }).evaluate((h) => h.getBoundingClientRect().top);
+      const before = await top();
+      await context.setOffline(true);
+      const banner = page.locator('.banners').getByText('You are offline');
+      await banner.waitFor(WAIT);
+      assert.is(await top(), before, 'the heading did not move');
+      const [b, m] = await Promise.all([banner.boundingBox(), page.locator('main').boundingBox()]);
+      assert.ok(b && m && b.y + b.height <= m.y, 'the banner ends where <main> begins');
+    });
+  }
+
+  test.run();
+}

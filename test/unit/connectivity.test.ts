@@ -1,0 +1,120 @@
+// The connectivity store and its log, fed by happy-dom's window; the probe against a real local
+// HTTP server (Node's fetch), so it meets real status codes and a real refused connection.
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { LOG_KEY, connectivity, connectivityLog, logTransition, probe, startConnectivity } from '../../src/offline/connectivity';
+import { installDom, type FakeDom } from './offline-dom';
+
+const test = suite('connectivity store');
+let dom: FakeDom;
+let stop: (() => void) | undefined;
+const kinds = () => connectivityLog.getSnapshot().map((e) => e.kind);
+
+test.before.each(() => {
+  dom = installDom();
+});
+test.after.each(() => {
+  stop?.();
+  stop = undefined;
+  dom.uninstall();
+});
+
+test('follows online/offline events, with the time of the change, and logs each transition', async () => {
+  stop = startConnectivity();
+  const seen: boolean[] = [];
+  const unsubscribe = connectivity.subscribe(() => seen.push(connectivity.getSnapshot().online));
+  const before = kinds().length;
+  await dom.tick(5000);
+  dom.setOnline(false);
+  assert.is(connectivity.getSnapshot().online, false);
+  assert.is(connectivity.getSnapshot().since, Date.now());
+  await dom.tick(3000);
+  dom.setOnline(true);
+  assert.equal(connectivity.getSnapshot().online, true);
+  assert.is(connectivity.getSnapshot().since, Date.now());
+  assert.equal(seen, [false, true]);
+  assert.equal(kinds().slice(before), ['offline', 'online']);
+  unsubscribe();
+});
+
+test('a page loaded offline starts offline and logs it (it never gets an offline event)', () => {
+  dom.uninstall();
+  dom = installDom({ online: false });
+  stop = startConnectivity();
+  assert.is(connectivity.getSnapshot().online, false);
+  assert.is(kinds().at(-1), 'offline');
+});
+
+test('the last entries of the log survive a reload (sessionStorage); the in-memory log is bounded', () => {
+  stop = startConnectivity();
+  for (let i = 0; i < 60; i++) logTransition('probe-failed', `attempt ${i}`);
+  assert.is(connectivityLog.getSnapshot().length, 50);
+  logTransition('reload', 'back online');
+  stop();
+  // The next page of this tab: same sessionStorage, fresh start.
+  stop = startConnectivity();
+  const after = connectivityLog.getSnapshot();
+  assert.is(after.length, 8);
+  assert.equal(after.at(-1)?.kind, 'reload');
+  assert.equal(after.at(-2)?.detail, 'attempt 59');
+  assert.is(JSON.parse(sessionStorage.getItem(LOG_KEY)!).length, 8);
+});
+
+test('stop() detaches from the window events', () => {
+  stop = startConnectivity();
+  stop();
+  stop = undefined;
+  const before = kinds().length;
+  dom.setOnline(false);
+  assert.is(kinds().length, before);
+  assert.is(connectivity.getSnapshot().online, true);
+});
+
+const probes = suite('reachability probe (real HTTP)');
+let server: http.Server;
+let base: string;
+let status = 200;
+const seen: { method?: string; url?: string; cache?: string }[] = [];
+probes.before(async () => {
+  server = http.createServer((req, res) => {
+    seen.push({ method: req.method, url: req.url, cache: req.headers['cache-control'] });
+    res.writeHead(status).end();
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  dom = installDom();
+});
+probes.after(async () => {
+  dom.uninstall();
+  await new Promise((r) => server.close(r));
+});
+
+probes('is ok when the file answers, and asks with HEAD past every cache', async () => {
+  status = 200;
+  assert.is(await probe(base + '/sw.js'), true);
+  assert.equal(seen.at(-1), { method: 'HEAD', url: '/sw.js', cache: 'no-cache' });
+  assert.is(connectivity.getSnapshot().probe, 'ok');
+  assert.is(connectivity.getSnapshot().probeAt, Date.now());
+  assert.is(connectivityLog.getSnapshot().at(-1)?.kind, 'probe-ok');
+});
+
+probes('fails on a server error (a proxy whose origin is down), with the status in the log', async () => {
+  status = 503;
+  assert.is(await probe(base + '/sw.js'), false);
+  assert.is(connectivity.getSnapshot().probe, 'failed');
+  assert.equal(connectivityLog.getSnapshot().at(-1), { at: Date.now(), kind: 'probe-failed', detail: 'HTTP 503' });
+});
+
+probes('fails when nothing answers (connection refused)', async () => {
+  const closed = http.createServer();
+  await new Promise<void>((r) => closed.listen(0, '127.0.0.1', r));
+  const port = (closed.address() as AddressInfo).port;
+  await new Promise((r) => closed.close(r));
+  assert.is(await probe(`http://127.0.0.1:${port}/sw.js`), false);
+  assert.equal(connectivityLog.getSnapshot().at(-1)?.detail, 'no answer');
+});
+
+test.run();
+probes.run();

@@ -1,0 +1,206 @@
+// The notes store on happy-dom: debounced saves, flushes, bad storage, and two tabs merging
+// through `storage` events. The model's merge is checked on its own first.
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { merge, recover, type Doc } from '../../src/notes/model';
+import { BACKUP_KEY, NOTES_KEY, addNote, deleteNote, editNote, flushNotes, notes, startNotes } from '../../src/notes/store';
+import { flushAll } from '../../src/offline/flush';
+import { installDom, tinyStorage, type FakeDom } from './offline-dom';
+
+const model = suite('notes model');
+const doc = (notes: Doc['notes'], gone: Doc['gone'] = {}): Doc => ({ notes, gone });
+
+model('merge keeps the newer text of each note, whichever side merges', () => {
+  const a = doc([{ id: 'a', text: 'mine, newer', at: 20 }, { id: 'b', text: 'old b', at: 1 }]);
+  const b = doc([{ id: 'a', text: 'theirs, older', at: 10 }, { id: 'b', text: 'their b, newer', at: 5 }, { id: 'c', text: 'their new note', at: 6 }]);
+  const expected = doc([{ id: 'a', text: 'mine, newer', at: 20 }, { id: 'b', text: 'their b, newer', at: 5 }, { id: 'c', text: 'their new note', at: 6 }]);
+  assert.equal(merge(a, b), expected);
+  assert.equal(merge(b, a), expected);
+  assert.equal(merge(expected, b), expected, 'merging again changes nothing');
+});
+
+model('a deleted note stays deleted against older copies, and comes back only for a newer edit', () => {
+  const mine = doc([], { x: 50 });
+  assert.equal(merge(mine, doc([{ id: 'x', text: 'before the delete', at: 40 }])).notes, []);
+  assert.equal(merge(doc([{ id: 'x', text: 'edited after', at: 60 }]), mine).notes, [{ id: 'x', text: 'edited after', at: 60 }]);
+});
+
+model('recover keeps every note whose text survived and says when something was dropped', () => {
+  const { doc: d, lost } = recover({ notes: [{ id: 'a', text: 'ok', at: 1 }, { text: 'no id' }, 42, { id: 'c' }], gone: { z: 3, bad: 'x' } });
+  assert.ok(lost);
+  assert.equal(d.notes.map((n) => n.text).sort(), ['no id', 'ok']);
+  assert.equal(d.gone, { z: 3 });
+  assert.not.ok(recover({ notes: [], gone: {} }).lost);
+  assert.not.ok(recover(undefined).lost, 'nothing stored is not a loss');
+  assert.ok(recover({ something: 'else' }).lost);
+});
+model.run();
+
+const test = suite('notes store');
+let dom: FakeDom;
+let stop: (() => void) | undefined;
+const stored = () => JSON.parse(localStorage.getItem(NOTES_KEY) ?? 'null');
+const texts = () => notes.getSnapshot().notes.map((n) => n.text);
+
+test.before.each(() => {
+  dom = installDom();
+});
+test.after.each(() => {
+  stop?.();
+  stop = undefined;
+  dom.uninstall();
+});
+
+test('a new user gets one empty note, ready to type in', () => {
+  stop = startNotes();
+  assert.equal(notes.getSnapshot(), { notes: [{ id: '0', text: '', at: 0 }], corrupt: false, problem: undefined });
+});
+
+test('typing is saved about a second after the first unsaved keystroke, even while typing goes on', async () => {
+  stop = startNotes();
+  editNote('0', 'h');
+  await dom.tick(500);
+  editNote('0', 'he');
+  assert.is(stored(), null);
+  await dom.tick(500);
+  assert.is(stored().notes[0].text, 'he');
+  for (let i = 0; i < 15; i++) {
+    editNote('0', 'he' + 'y'.repeat(i + 1));
+    await dom.tick(100);
+  }
+  assert.is(stored().notes[0].text, 'he' + 'y'.repeat(10), 'saved during continuous typing');
+  await dom.tick(1000);
+  assert.is(stored().notes[0].text, 'he' + 'y'.repeat(15));
+});
+
+test('pending text is saved at once on pagehide, when the tab is hidden, and on flushAll (before any reload)', () => {
+  stop = startNotes();
+  editNote('0', 'one');
+  dom.pagehide();
+  assert.is(stored().notes[0].text, 'one');
+  editNote('0', 'two');
+  dom.setHidden(true);
+  assert.is(stored().notes[0].text, 'two');
+  editNote('0', 'three');
+  flushAll();
+  assert.is(stored().notes[0].text, 'three');
+});
+
+test('add, edit and delete are saved and come back on the next load, in order', async () => {
+  stop = startNotes();
+  editNote('0', 'first');
+  await dom.tick(10);
+  const b = addNote();
+  editNote(b, 'second');
+  await dom.tick(10);
+  const c = addNote();
+  editNote(c, 'third');
+  deleteNote(b);
+  flushNotes();
+  stop();
+  stop = startNotes();
+  assert.equal(texts(), ['first', 'third']);
+});
+
+test('deleting every note leaves an empty list (not a surprise empty note) after a reload', () => {
+  stop = startNotes();
+  deleteNote('0');
+  flushNotes();
+  stop();
+  stop = startNotes();
+  assert.equal(texts(), []);
+});
+
+test('corrupt stored notes: the raw text is backed up, the user is told, the app starts with an empty note', () => {
+  const raw = '{"v":1,"notes":[{"id":"a","text":"half a sent';
+  localStorage.setItem(NOTES_KEY, raw);
+  stop = startNotes();
+  assert.is(localStorage.getItem(BACKUP_KEY), raw);
+  assert.ok(notes.getSnapshot().corrupt);
+  assert.equal(texts(), ['']);
+  assert.equal(stored().notes, [{ id: '0', text: '', at: 0 }], 'readable data replaces the broken text (its copy is kept)');
+});
+
+test('partly damaged notes: what can be read is kept, the rest is backed up', () => {
+  const raw = JSON.stringify({ v: 1, notes: [{ id: 'a', text: 'keep me', at: 5 }, { id: 'b', txt: 'broken' }], gone: {} });
+  localStorage.setItem(NOTES_KEY, raw);
+  stop = startNotes();
+  assert.equal(texts(), ['keep me']);
+  assert.ok(notes.getSnapshot().corrupt);
+  assert.is(localStorage.getItem(BACKUP_KEY), raw);
+});
+
+test('storage full: "full" is reported, the text stays on screen, the last good save is intact', async () => {
+  stop = startNotes({ storage: tinyStorage(200) });
+  editNote('0', 'fits');
+  await dom.tick(1000);
+  assert.is(stored().notes[0].text, 'fits');
+  const long = 'a long text that does not fit '.repeat(10);
+  editNote('0', long);
+  await dom.tick(1000);
+  assert.is(notes.getSnapshot().problem, 'full');
+  assert.equal(texts(), [long]);
+  assert.is(stored().notes[0].text, 'fits');
+});
+
+test('storage full, then room again in the same session: the pending text is saved on the next flush', async () => {
+  let full = true;
+  const s = new Proxy(localStorage, {
+    get(target, key) {
+      if (key === 'setItem') return (k: string, v: string) => { if (full) throw new DOMException('full', 'QuotaExceededError'); target.setItem(k, v); };
+      const v = Reflect.get(target, key);
+      return typeof v == 'function' ? v.bind(target) : v;
+    },
+  });
+  stop = startNotes({ storage: s });
+  editNote('0', 'kept while full');
+  await dom.tick(1000);
+  assert.is(notes.getSnapshot().problem, 'full');
+  full = false;
+  dom.pagehide();
+  assert.is(stored().notes[0].text, 'kept while full');
+  assert.is(notes.getSnapshot().problem, undefined, 'the notice goes away once saved');
+});
+
+test('storage unavailable: a notice, and notes still work for the session', async () => {
+  stop = startNotes({ storage: null });
+  assert.is(notes.getSnapshot().problem, 'unavailable');
+  editNote('0', 'only in memory');
+  const id = addNote();
+  await dom.tick(2000);
+  assert.equal(texts(), ['only in memory', '']);
+  assert.ok(id);
+});
+
+test('another tab\'s save shows up here, and our newer unsaved text is not overwritten', async () => {
+  stop = startNotes();
+  const b = addNote();
+  editNote(b, 'ours, typed just now');
+  const other = {
+    v: 1,
+    notes: [
+      { id: '0', text: 'theirs, newer', at: Date.now() + 1 },
+      { id: b, text: 'theirs, older', at: 1 },
+      { id: 'zz', text: 'their new note', at: Date.now() },
+    ],
+    gone: {},
+  };
+  const value = JSON.stringify(other);
+  localStorage.setItem(NOTES_KEY, value); // what the other tab wrote
+  dom.win.dispatchEvent(new dom.win.StorageEvent('storage', { key: NOTES_KEY, newValue: value }));
+  assert.equal(texts(), ['theirs, newer', 'ours, typed just now', 'their new note']);
+  await dom.tick(1000);
+  assert.equal(stored().notes.map((n: { text: string }) => n.text), ['theirs, newer', 'ours, typed just now', 'their new note'], 'the merge is stored for the other tab');
+});
+
+test('a note deleted in another tab disappears here; events for other keys are ignored', () => {
+  stop = startNotes();
+  editNote('0', 'to be deleted elsewhere');
+  flushNotes();
+  const other = JSON.stringify({ v: 1, notes: [], gone: { 0: Date.now() + 1 } });
+  dom.win.dispatchEvent(new dom.win.StorageEvent('storage', { key: 'something-else', newValue: other }));
+  assert.equal(texts(), ['to be deleted elsewhere']);
+  dom.win.dispatchEvent(new dom.win.StorageEvent('storage', { key: NOTES_KEY, newValue: other }));
+  assert.equal(texts(), []);
+});
+test.run();

@@ -1,0 +1,112 @@
+// A happy-dom window installed as the globals the offline core reads (window, document,
+// navigator, storage, events), with switches for what happy-dom cannot change by itself
+// (`navigator.onLine`, `document.hidden`), and a fake clock for setTimeout/Date.now.
+// Install in a suite's `before` hook, not at import: tools/uvu-run.mjs imports every unit test
+// file into one process before any suite runs.
+import { Window } from 'happy-dom';
+
+export interface FakeDom {
+  win: Window;
+  /** Flips `navigator.onLine` and fires `online`/`offline` on window, as Chromium does. */
+  setOnline(online: boolean): void;
+  /** Flips `document.hidden` / `visibilityState` and fires `visibilitychange`. */
+  setHidden(hidden: boolean): void;
+  /** Fires `pagehide` on window. */
+  pagehide(): void;
+  /** Advances the fake clock by `ms`, running due timers in order and settling promises after each. */
+  tick(ms: number): Promise<void>;
+  /** Lets pending promise callbacks run without moving the clock. */
+  settle(): Promise<void>;
+  uninstall(): void;
+}
+
+const GLOBALS = ['window', 'document', 'navigator', 'localStorage', 'sessionStorage', 'location', 'StorageEvent', 'Event'] as const;
+const METHODS = ['addEventListener', 'removeEventListener', 'dispatchEvent'] as const;
+
+/** Installs a fresh window (empty storage) and a fake clock starting at `start`. */
+export function installDom({ online = true, hidden = false, start = 1_700_000_000_000 } = {}): FakeDom {
+  const win = new Window({ url: 'http://localhost:8080/' });
+  Object.defineProperty(win.navigator, 'onLine', { configurable: true, get: () => online });
+  Object.defineProperty(win.document, 'hidden', { configurable: true, get: () => hidden });
+  Object.defineProperty(win.document, 'visibilityState', { configurable: true, get: () => (hidden ? 'hidden' : 'visible') });
+
+  // Node's own globals are put back on uninstall. `any`: globalThis has no index signature.
+  const g = globalThis as any;
+  const saved = new Map<string, PropertyDescriptor | undefined>();
+  const put = (name: string, value: unknown) => {
+    saved.set(name, Object.getOwnPropertyDescriptor(g, name));
+    Object.defineProperty(g, name, { configurable: true, writable: true, value });
+  };
+  for (const name of GLOBALS) put(name, (win as any)[name]);
+  for (const name of METHODS) put(name, (win as any)[name].bind(win));
+
+  let now = start;
+  let seq = 0;
+  const timers = new Map<number, { at: number; fn: () => void }>();
+  put('setTimeout', (fn: () => void, ms = 0) => {
+    timers.set(++seq, { at: now + Math.max(0, ms), fn });
+    return seq;
+  });
+  put('clearTimeout', (id?: number) => id !== undefined && timers.delete(id));
+  const realNow = Date.now;
+  Date.now = () => now;
+
+  const settle = async () => {
+    for (let i = 0; i < 10; i++) await new Promise<void>((r) => setImmediate(r));
+  };
+  return {
+    win,
+    setOnline(value) {
+      online = value;
+      win.dispatchEvent(new win.Event(value ? 'online' : 'offline'));
+    },
+    setHidden(value) {
+      hidden = value;
+      win.document.dispatchEvent(new win.Event('visibilitychange'));
+    },
+    pagehide() {
+      win.dispatchEvent(new win.Event('pagehide'));
+    },
+    async tick(ms) {
+      const end = now + ms;
+      for (;;) {
+        let next: [number, { at: number; fn: () => void }] | undefined;
+        for (const t of timers) if (t[1].at <= end && (!next || t[1].at < next[1].at)) next = t;
+        if (!next) break;
+        timers.delete(next[0]);
+        now = next[1].at;
+        next[1].fn();
+        await settle();
+      }
+      now = end;
+      await settle();
+    },
+    settle,
+    uninstall() {
+      Date.now = realNow;
+      for (const [name, d] of saved) {
+        if (d) Object.defineProperty(g, name, d);
+        else delete g[name];
+      }
+      void win.happyDOM.close();
+    },
+  };
+}
+
+/** localStorage with room for `room` more characters, as a browser with a quota behaves. */
+export function tinyStorage(room: number): Storage {
+  const s = localStorage;
+  return new Proxy(s, {
+    get(target, key) {
+      if (key === 'setItem')
+        return (k: string, v: string) => {
+          const used = (target.getItem(k) ?? '').length;
+          if (v.length - used > room) throw new DOMException('The quota has been exceeded.', 'QuotaExceededError');
+          room -= v.length - used;
+          target.setItem(k, v);
+        };
+      const v = Reflect.get(target, key);
+      return typeof v == 'function' ? v.bind(target) : v;
+    },
+  });
+}
