@@ -151,7 +151,13 @@ export function listen({ root, host = '127.0.0.1', port = 8080, intercept } = {}
     );
     preview.server.listen(port, host, () => {
       const { port: actual } = preview.server.address();
-      resolve({ ...preview, url: `http://${host}:${actual}/`, close: () => new Promise((r) => preview.server.close(r)) });
+      resolve({ ...preview, url: `http://${host}:${actual}/`, close: () =>
+          new Promise((r) => {
+            preview.server.close(() => r());
+            // close() waits for open keep-alive sockets, which a browser may hold indefinitely.
+            preview.server.closeAllConnections();
+          }),
+      });
     });
   });
 }

@@ -12,3 +12,5 @@ for (const file of process.argv.slice(2)) {
   await import(pathToFileURL(path.resolve(file)).href);
 }
 await uvu.exec(false);
+// A test that failed midway may leave a browser or server open; the results are in, so exit now.
+process.exit(process.exitCode ?? 0);

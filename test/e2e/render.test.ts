@@ -19,23 +19,26 @@ for (const build of BUILDS) {
       host = hostName === 'preview server' ? await preview(build.dir) : await pythonHost(build.dir);
     });
     test.after(async () => {
-      await host.close();
       await browser.close();
+      await host.close();
     });
 
     for (const p of PAGES) {
       test(`renders ${p.path} with its heading and landmarks, and no console errors`, async () => {
         // Workers blocked: this test is about the page itself, not the offline layer.
         const context = await browser.newContext({ serviceWorkers: 'block' });
-        const page = await context.newPage();
-        const problems = watchProblems(page);
-        await page.goto(new URL(p.path, host.url).href);
-        await page.getByRole('heading', { level: 1, name: p.h1 }).waitFor();
-        assert.is(await page.getByRole('banner').count(), 1);
-        assert.is(await page.getByRole('main').count(), 1);
-        assert.is(await page.getByRole('navigation', { name: 'Main' }).count(), 1);
-        assert.equal(problems, []);
-        await context.close();
+        try {
+          const page = await context.newPage();
+          const problems = watchProblems(page);
+          await page.goto(new URL(p.path, host.url).href);
+          await page.getByRole('heading', { level: 1, name: p.h1 }).waitFor({ timeout: 10_000 });
+          assert.is(await page.getByRole('banner').count(), 1);
+          assert.is(await page.getByRole('main').count(), 1);
+          assert.is(await page.getByRole('navigation', { name: 'Main' }).count(), 1);
+          assert.equal(problems, []);
+        } finally {
+          await context.close();
+        }
       });
     }
     test.run();
