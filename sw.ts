@@ -89,13 +89,18 @@ if (__KILL_SWITCH__) {
             !res
               ? fetch(r)
               : range
-                ? // A sliced Blob keeps the type, so the 206 gets the file's Content-Type; a range
-                  // we cannot serve is ignored (RFC 9110 allows it) and the whole file answers.
+                ? // A range we cannot serve is ignored (RFC 9110 allows it) and the whole file answers.
                   res
                     .clone()
                     .blob()
                     .then((b, x = parseRange(range, b.size)) =>
-                      x ? new Response(b.slice(x[0], x[1] + 1, b.type), { status: 206, headers: { 'content-range': `bytes ${x[0]}-${x[1]}/${b.size}` } }) : res,
+                      x
+                        ? new Response(b.slice(x[0], x[1] + 1), {
+                            status: 206,
+                            // The file's own Content-Type: a Blob's type keeps only the MIME essence (no charset).
+                            headers: { 'content-type': res.headers.get('content-type') || b.type, 'content-range': `bytes ${x[0]}-${x[1]}/${b.size}` },
+                          })
+                        : res,
                     )
                 : // A redirected response cannot answer a navigation (redirect mode 'manual'; Safari
                   // and Chromium refuse it): a copy has the same bytes and headers, no redirect record.
