@@ -1,0 +1,92 @@
+// The service worker's pure decisions and the build's half of it: which cache key answers a
+// request, which bytes a Range header asks for, and what the build injects into sw.js.
+import { createHash } from 'node:crypto';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { cacheKeys, parseRange } from '../../src/offline/sw-logic';
+import { urlOf as pageUrlOf } from '../../src/ui/status/verify';
+import { buildServiceWorker, precacheManifest, urlOf } from '../../tools/precache.mjs';
+
+const keys = suite('sw cache keys');
+const DENY = ['/.well-known/'];
+
+keys('a navigation tries the path, its slash form, then the app shell', () => {
+  assert.equal(cacheKeys('/status', true, DENY), ['/status', '/status/', '/']);
+  assert.equal(cacheKeys('/status/', true, DENY), ['/status/', '/status/', '/']);
+  assert.equal(cacheKeys('/', true, DENY), ['/', '/', '/']);
+  assert.equal(cacheKeys('/no/such/page', true, DENY), ['/no/such/page', '/no/such/page/', '/']);
+});
+
+keys('a file request tries only its own path: a missing file is not answered with the shell', () => {
+  assert.equal(cacheKeys('/assets/app-X.js', false, DENY), ['/assets/app-X.js']);
+  assert.equal(cacheKeys('/status', false, DENY), ['/status']);
+});
+
+keys('denylisted prefixes go to the network, navigations included', () => {
+  assert.equal(cacheKeys('/.well-known/acme-challenge/x', true, DENY), []);
+  assert.equal(cacheKeys('/.well-known/security.txt', false, DENY), []);
+  assert.equal(cacheKeys('/api/x', true, ['/api/', '/.well-known/']), []);
+  assert.equal(cacheKeys('/apiary', true, ['/api/']), ['/apiary', '/apiary/', '/']);
+});
+keys.run();
+
+const range = suite('sw range parsing (RFC 9110)');
+
+range('a closed range gives those bytes, clamped to the file', () => {
+  assert.equal(parseRange('bytes=0-0', 10), [0, 0]);
+  assert.equal(parseRange('bytes=2-5', 10), [2, 5]);
+  assert.equal(parseRange('bytes=2-500', 10), [2, 9]);
+});
+
+range('an open range runs to the end; a suffix range is the last N bytes', () => {
+  assert.equal(parseRange('bytes=7-', 10), [7, 9]);
+  assert.equal(parseRange('bytes=-3', 10), [7, 9]);
+  assert.equal(parseRange('bytes=-30', 10), [0, 9]);
+});
+
+range('an unsatisfiable or malformed range is ignored (undefined: the whole file answers)', () => {
+  for (const h of ['bytes=10-', 'bytes=5-2', 'bytes=-0', 'bytes=-', 'bytes=0-1,4-5', 'items=0-1', 'bytes=a-b', ' bytes=0-1', ''])
+    assert.is(parseRange(h, 10), undefined, h);
+  assert.is(parseRange('bytes=0-', 0), undefined, 'an empty file has no byte 0');
+});
+range.run();
+
+const manifest = suite('precache manifest and worker injection');
+const sri = (s: string) => 'sha384-' + createHash('sha384').update(s).digest('base64');
+const ENTRIES = ['index.html', 'status/index.html', '404.html', 'assets/app-AB12CD34.js', 'icons/icon-192.png', 'sw.js', 'audit.json', 'precache.json'].map((p) => ({ path: p, sha384: sri(p) }));
+
+manifest('files map to the URL paths they are served under, as the page maps them too', () => {
+  for (const [file, url] of [['index.html', '/'], ['status/index.html', '/status/'], ['404.html', '/404.html'], ['assets/app-X.js', '/assets/app-X.js']]) {
+    assert.is(urlOf(file), url, file);
+    assert.is(pageUrlOf(file), url, `the status page agrees on ${file}`);
+  }
+});
+
+manifest('lists every file of the version with its hash, but not sw.js, and audit.json unhashed', () => {
+  const m = precacheManifest(ENTRIES);
+  assert.equal(Object.keys(m).sort(), ['/', '/404.html', '/assets/app-AB12CD34.js', '/audit.json', '/icons/icon-192.png', '/status/'].sort());
+  assert.is(m['/'], sri('index.html'));
+  assert.is(m['/assets/app-AB12CD34.js'], sri('assets/app-AB12CD34.js'));
+  assert.is(m['/audit.json'], '');
+});
+
+manifest('sw.js is pinned to the manifest by its SHA-384 and names its version; any change is a new version', async () => {
+  const root = process.cwd();
+  const a = await buildServiceWorker({ root, entries: ENTRIES, prefix: 'offline-shell' });
+  const code = a.worker.toString();
+  assert.is(code.includes(sri(a.manifest.toString())), true, 'the manifest hash is in sw.js');
+  assert.is(code.includes(a.version), true, 'the version id is in sw.js');
+  assert.not.match(code, /@@offline-shell-version@@|__VERSION__|__MANIFEST_SRI__/);
+  assert.match(a.version, /^[0-9a-f]{12}$/);
+  assert.equal(JSON.parse(a.manifest.toString()), precacheManifest(ENTRIES));
+
+  const same = await buildServiceWorker({ root, entries: ENTRIES, prefix: 'offline-shell' });
+  assert.is(same.worker.equals(a.worker), true, 'deterministic');
+  const changed = ENTRIES.map((e) => (e.path === 'index.html' ? { ...e, sha384: sri('other') } : e));
+  assert.is.not((await buildServiceWorker({ root, entries: changed, prefix: 'offline-shell' })).version, a.version, 'one file changed');
+  const killed = await buildServiceWorker({ root, entries: ENTRIES, prefix: 'offline-shell', killSwitch: true });
+  assert.is.not(killed.version, a.version, 'the kill switch is a version of its own');
+  assert.match(killed.worker.toString(), /unregister/);
+  assert.not.match(killed.worker.toString(), /cache:"reload"/, 'the kill switch precaches nothing');
+});
+manifest.run();
