@@ -20,8 +20,8 @@ export async function sri(bytes: ArrayBuffer): Promise<string> {
 
 /**
  * Checks each file of the audit against our caches (names start with `<audit.name>-`; other apps
- * may share the origin). sw.js and audit.json are not precached (the worker cannot hold itself,
- * and the audit names the worker's hash), so they are left out. Null when nothing is cached yet.
+ * may share the origin). sw.js is not precached (the browser keeps the worker itself) and
+ * audit.json cannot list its own hash, so both are left out. Null when nothing is cached yet.
  */
 export async function verifyPrecache(audit: Audit): Promise<Verdict | null> {
   const names = self.caches ? (await caches.keys()).filter((n) => n.startsWith(audit.name + '-')) : [];
