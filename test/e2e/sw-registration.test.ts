@@ -1,0 +1,129 @@
+// The page's side of the worker: a registration that fails leaves a working app and says why;
+// updates are looked for when the network returns and every hour while a page stays open; a new
+// worker that reaches the page by another origin's redirect never installs.
+import http from 'node:http';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { Browser, BrowserContext } from 'playwright-core';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { buildNewVersion, cacheNames, cleanup, freshContext, requestsSince, until, waitReady } from './deploy';
+import { BUILDS, launch, preview, watchProblems } from './helpers';
+import { GUARD_KEY } from '../../src/offline/reconnect';
+import { countLoads, firstNote } from './reconnect-helpers';
+
+type Listening = Awaited<ReturnType<typeof preview>>;
+
+let browser: Browser;
+for (const build of BUILDS) {
+  const test = suite(`sw registration (${build.name})`);
+  let next: string;
+  let site: Listening;
+  let context: BrowserContext;
+  /** How the host misbehaves in the current test, if it does. */
+  let misbehave: ((req: http.IncomingMessage, res: http.ServerResponse) => boolean) | null = null;
+  test.before(async () => {
+    next = buildNewVersion(build.name === 'preact');
+    browser = await launch();
+    site = await preview(build.dir, (req, res) => !!misbehave?.(req, res));
+  });
+  test.after(async () => {
+    await site.close();
+    await browser.close();
+  });
+  test.before.each(async () => {
+    context = await freshContext(browser);
+  });
+  test.after.each(async () => {
+    await context.close();
+    site.setRoot(build.dir);
+    misbehave = null;
+  });
+
+  test('a registration the browser rejects is shown as an error, and the app keeps working online', async () => {
+    misbehave = (req, res) => {
+      if (req.url !== '/sw.js') return false;
+      res.writeHead(404, { 'Content-Type': 'text/plain' }).end('gone\n');
+      return true;
+    };
+    const page = await context.newPage();
+    const problems = watchProblems(page);
+    await page.goto(new URL('/status/', site.url).href);
+    await page.getByText(/^error: Offline use is unavailable: .+/).waitFor({ timeout: 10_000 });
+    await page.getByRole('link', { name: 'Notes' }).click();
+    await firstNote(page).fill('typed with no worker');
+    await page.reload();
+    assert.is(await firstNote(page).inputValue(), 'typed with no worker');
+    assert.equal(await cacheNames(page), []);
+    // Chromium logs the failed script fetch itself; the app adds no error of its own.
+    assert.equal(problems.filter((p) => !/fetching the script|sw\.js|ServiceWorker/i.test(p)), []);
+  });
+
+  test('when the network returns, the page asks for a new worker and offers the new version, with no reload needed', async () => {
+    const page = await context.newPage();
+    await page.goto(site.url);
+    await waitReady(page);
+    // Hold the reconnect reload (its guard says one just happened), so a navigation cannot be
+    // what finds the new worker: only the page's own check on \`online\` can.
+    await page.evaluate((key) => sessionStorage.setItem(key, String(Date.now())), GUARD_KEY);
+    await context.setOffline(true);
+    await page.getByText('You are offline; everything here still works.').waitFor();
+    site.setRoot(next);
+    const loads = countLoads(page);
+    await context.setOffline(false);
+    await page.getByText('A new version is ready.').waitFor({ timeout: 8_000 });
+    assert.is(loads.n, 0, 'found without a reload');
+  });
+
+  test('a page left open looks for a new version every hour', async () => {
+    await context.clock.install();
+    const page = await context.newPage();
+    await page.goto(site.url);
+    await waitReady(page);
+    site.setRoot(next);
+    const from = site.log.length;
+    await context.clock.fastForward('59:00');
+    await page.waitForTimeout(500);
+    assert.equal(requestsSince(site, from), [], 'no check before the hour');
+    await context.clock.fastForward('01:01');
+    await until(() => requestsSince(site, from).includes('/sw.js'), 'the hourly GET /sw.js');
+    await page.getByText('A new version is ready.').waitFor({ timeout: 10_000 });
+  });
+
+  test('a new version whose file is redirected to another origin never installs, even with the same bytes', async () => {
+    // Another origin serving the very file, with CORS allowed: integrity alone would pass it.
+    let asked = 0;
+    const other = http.createServer((req, res) => {
+      asked++;
+      res.writeHead(200, { 'Access-Control-Allow-Origin': '*', 'Content-Type': 'text/plain' }).end(readFileSync(path.join(next, 'licenses.txt')));
+    });
+    await new Promise<void>((r) => other.listen(0, '127.0.0.1', r));
+    const elsewhere = `http://localhost:${(other.address() as { port: number }).port}/licenses.txt`;
+    try {
+      const page = await context.newPage();
+      await page.goto(site.url);
+      await waitReady(page);
+      const old = await cacheNames(page);
+      site.setRoot(next);
+      // A host that sends no CSP (python's, S3): with ours, \`default-src 'self'\` already keeps
+      // the worker from fetching another origin; without it only the worker's own check does.
+      misbehave = (req, res) => {
+        if (req.url === '/sw.js') res.writeHead(200, { 'Content-Type': 'text/javascript', 'Cache-Control': 'no-cache' }).end(readFileSync(path.join(next, 'sw.js')));
+        else if (req.url === '/licenses.txt') res.writeHead(302, { Location: elsewhere }).end();
+        else return false;
+        return true;
+      };
+      await page.getByRole('link', { name: 'Offline readiness' }).click();
+      await page.getByRole('button', { name: 'Check for update' }).click();
+      await page.getByText('An update failed to install; this version keeps working.').waitFor({ timeout: 10_000 });
+      assert.equal(await cacheNames(page), old);
+      assert.ok(asked > 0, 'the worker followed the redirect to the other origin');
+    } finally {
+      await new Promise((r) => other.close(r));
+    }
+  });
+
+  test.run();
+}
+
+process.on('exit', cleanup);
