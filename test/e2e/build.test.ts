@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { launch } from './helpers';
 
 const repo = process.cwd();
 const SOURCES = ['build.mjs', 'package.json', 'tsconfig.json', 'sw.ts', 'src', 'static', 'tools'];
@@ -126,7 +127,7 @@ test('--preact builds a much smaller bundle of the same app', () => {
 test.run();
 
 const dev = suite('dev mode');
-dev('`--watch` serves the site and rebuilds it when a source file changes', async () => {
+dev('`--watch` serves the site, registers no service worker, and rebuilds when a source file changes', async () => {
   const dir = fixture();
   const { spawn } = await import('node:child_process');
   const child = spawn(process.execPath, ['build.mjs', '--watch'], { cwd: dir, env: { ...process.env, PORT: '0' }, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -146,6 +147,17 @@ dev('`--watch` serves the site and rebuilds it when a source file changes', asyn
     const script = async () => /src="(\/assets\/app-\w+\.js)"/.exec(await (await fetch(url)).text())![1];
     const first = await script();
     assert.ok((await (await fetch(new URL(first, url))).text()).includes('Works offline'));
+    // In Chromium with workers allowed: the dev page runs and registers nothing, so no stale copy can answer.
+    const browser = await launch();
+    try {
+      const page = await (await browser.newContext({ serviceWorkers: 'allow' })).newPage();
+      await page.goto(url);
+      await page.getByRole('heading', { name: 'Notes' }).waitFor();
+      await page.waitForTimeout(1000);
+      assert.equal(await page.evaluate(async () => [(await navigator.serviceWorker.getRegistrations()).length, await caches.keys()]), [0, []]);
+    } finally {
+      await browser.close();
+    }
     const app = path.join(dir, 'src/ui/App.tsx');
     writeFileSync(app, readFileSync(app, 'utf8').replace('Works offline.', 'Edited in dev mode.'));
     await until(async () => (await script()) !== first, 'a rebuild');
