@@ -3,8 +3,7 @@
 // server answers, never twice within the guard window, never in a hidden tab, and always through
 // reloadAfterFlush() so every pending save reaches the device first.
 import { logTransition, probe } from './connectivity';
-import { reloadAfterFlush } from './flush';
-import { area, save } from './storage';
+import { reloadAfterFlush, reloadGuard } from './flush';
 
 /** Timings and seams of the reload policy; every field has a production default. */
 export interface ReconnectOptions {
@@ -63,13 +62,11 @@ export function startReconnect({
       return;
     }
     if (document.hidden) return void (waitingForShow = true);
-    const s = area('sessionStorage');
-    const left = Number(s?.getItem(GUARD_KEY)) + guardMs - Date.now();
+    const left = reloadGuard(GUARD_KEY, guardMs);
     // Within the guard window (a reload loop, or the network dropped right after the last
     // reload): wait out the window instead of reloading again.
     if (left > 0) return later(left);
     wanted = false;
-    save(GUARD_KEY, '' + Date.now(), s);
     logTransition('reload');
     reload();
   }

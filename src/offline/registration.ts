@@ -1,7 +1,7 @@
 // The service worker's state for the UI, and the page's side of updates: register /sw.js, follow
 // the install (with progress), offer a waiting version, and reload once when the user takes it.
 import { createStore, type Store } from '../store';
-import { reloadAfterFlush } from './flush';
+import { reloadAfterFlush, reloadGuard } from './flush';
 
 /** Where the worker stands, as the UI shows it. */
 export type WorkerState = 'unsupported' | 'registering' | 'installing' | 'ready' | 'update-waiting' | 'error';
@@ -96,15 +96,7 @@ export function startRegistration(): void {
     // A new version took over (the user chose it, here or in another tab) or the kill switch did:
     // reload once onto it. Not on the first install's claim(), and never twice in 10 s (DevTools'
     // "update on reload" would loop).
-    if (controlled) {
-      try {
-        if (Date.now() - Number(sessionStorage.getItem(GUARD)) < 10_000) return;
-        sessionStorage.setItem(GUARD, String(Date.now()));
-      } catch {
-        // no sessionStorage (blocked storage): reload without the guard
-      }
-      reloadAfterFlush();
-    }
+    if (controlled && !(reloadGuard(GUARD, 10_000) > 0)) reloadAfterFlush();
     controlled = true;
   });
   // Safari before 15.4 has workers but no BroadcastChannel: no progress there, the rest works.
