@@ -44,21 +44,6 @@ const GUARD = 'offline-shell:update-reload';
 let reg: ServiceWorkerRegistration | undefined;
 let asked: ServiceWorker | undefined; // the active worker whose version the store holds
 
-/** Asks the active worker for its version, cache and manifest; null when none answers within 3 s. */
-export function workerInfo(): Promise<WorkerInfo | null> {
-  const w = reg?.active ?? navigator.serviceWorker?.controller;
-  return new Promise((resolve) => {
-    if (!w) return resolve(null);
-    const ch = new MessageChannel();
-    const timer = setTimeout(() => resolve(null), 3000);
-    ch.port1.onmessage = (e) => {
-      clearTimeout(timer);
-      resolve(e.data);
-    };
-    w.postMessage({ type: 'GET_VERSION' }, [ch.port2]);
-  });
-}
-
 /** Derives the state from the registration's workers; asks the version once one is active. */
 function sync(): void {
   const r = reg!;
@@ -67,8 +52,10 @@ function sync(): void {
   else if (r.active?.state === 'activated') {
     state.update({ state: 'ready' });
     if (r.active !== asked) {
-      asked = r.active;
-      workerInfo().then((info) => info && state.update({ version: info.version }));
+      // Ask the newly active worker for its version; a worker that never answers leaves it unknown.
+      const ch = new MessageChannel();
+      ch.port1.onmessage = (e: MessageEvent<WorkerInfo>) => state.update({ version: e.data.version });
+      (asked = r.active).postMessage({ type: 'GET_VERSION' }, [ch.port2]);
     }
   } else if (r.installing || r.waiting) state.update({ state: 'installing', progress: s.progress ?? { done: 0, total: 0 } });
 }
