@@ -3,14 +3,13 @@ import { num, useAudit, useFetched } from './audit';
 
 const COLS = ['bytes', 'gzip', 'brotli'] as const;
 
-/** The "What this app ships" screen. */
+/** The "What this app ships" screen, below the <h1> that Page renders. */
 export function About() {
   const audit = useAudit();
   const licences = useFetched('/licenses.txt', (r) => r.text());
   const sum = (k: (typeof COLS)[number]) => (audit instanceof Error || !audit ? 0 : audit.files.reduce((n, f) => n + f[k], 0));
   return (
     <>
-      <h1>What this app ships</h1>
       {!audit ? (
         <p>Loading…</p>
       ) : audit instanceof Error ? (

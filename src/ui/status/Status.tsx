@@ -20,7 +20,7 @@ const Rows = ({ rows }: { rows: [string, ReactNode][] }) => (
   </dl>
 );
 
-/** The "Offline readiness" screen. */
+/** The "Offline readiness" screen, below the <h1> that Page renders. */
 export function Status() {
   const net = useStore(connectivity);
   const reg = useStore(registration);
@@ -28,7 +28,6 @@ export function Status() {
   const p = reg.state === 'installing' && reg.progress;
   return (
     <>
-      <h1>Offline readiness</h1>
       <h2>Network</h2>
       <Rows
         rows={[
