@@ -14,9 +14,7 @@ export interface ReconnectOptions {
   /** First wait after a failed probe (ms); doubles each time up to maxBackoffMs. */
   backoffMs?: number;
   maxBackoffMs?: number;
-  /** The file the default probe asks for (HEAD, no-store). */
-  probeUrl?: string;
-  /** Resolves true when the server is reachable. */
+  /** Resolves true when the server is reachable (default: probe(), a HEAD of /sw.js). */
   check?: () => Promise<boolean>;
   /** Saves and reloads. */
   reload?: () => void;
@@ -31,8 +29,7 @@ export function startReconnect({
   guardMs = 10_000,
   backoffMs = 1000,
   maxBackoffMs = 30_000,
-  probeUrl = '/sw.js',
-  check = () => probe(probeUrl),
+  check = probe,
   reload = reloadAfterFlush,
 }: ReconnectOptions = {}): () => void {
   // True once the page has been offline (a page loaded offline gets no `offline` event) and
