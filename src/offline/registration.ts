@@ -47,7 +47,6 @@ let asked: ServiceWorker | undefined; // the active worker whose version the sto
 /** Derives the state from the registration's workers; asks the version once one is active. */
 function sync(): void {
   const r = reg!;
-  const s = state.getSnapshot();
   if (r.waiting && r.active) state.update({ state: 'update-waiting' });
   else if (r.active?.state === 'activated') {
     state.update({ state: 'ready' });
@@ -57,7 +56,7 @@ function sync(): void {
       ch.port1.onmessage = (e: MessageEvent<WorkerInfo>) => state.update({ version: e.data.version });
       (asked = r.active).postMessage({ type: 'GET_VERSION' }, [ch.port2]);
     }
-  } else if (r.installing || r.waiting) state.update({ state: 'installing', progress: s.progress ?? { done: 0, total: 0 } });
+  } else if (r.installing || r.waiting) state.update({ state: 'installing', progress: state.getSnapshot().progress ?? { done: 0, total: 0 } });
 }
 
 /** Follows one worker; an install that fails (installing -> redundant) is reported. */
@@ -114,14 +113,11 @@ export function startRegistration(): void {
 }
 
 /** Asks the server for a new sw.js now. */
-export async function checkForUpdate(): Promise<void> {
+export function checkForUpdate(): void {
   if (!reg) return;
   state.update({ lastCheck: Date.now() });
-  try {
-    await reg.update();
-  } catch {
-    // Offline or the server is down: the next check (hourly, or when the network returns) retries.
-  }
+  // Offline or the server is down: the next check (hourly, or when the network returns) retries.
+  reg.update().catch(() => {});
 }
 
 /** Activates the waiting worker; the page reloads once when it takes control. */
