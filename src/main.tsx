@@ -15,6 +15,5 @@ startNotes();
 if (!__DEV__) startRegistration();
 startRouter();
 
-const root = document.getElementById('root');
-if (!root) throw new Error('offline-shell: #root is missing from index.html');
-createRoot(root).render(<App />);
+// The build refuses a template without #root (tools/site.mjs renderHtml), so it is there.
+createRoot(document.getElementById('root')!).render(<App />);

@@ -153,6 +153,8 @@ const escapeHtml = (s) => s.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt
  */
 export function renderHtml(template, { title, assets }) {
   if (!template.includes('<!--assets-->')) throw new BuildError('static/index.html has no <!--assets--> marker');
+  // The page mounts the app into #root (src/main.tsx); without it the page would stay blank.
+  if (!/\sid="root"/.test(template)) throw new BuildError('static/index.html has no element with id="root"');
   const tags = assets
     .map(({ path: p, contents }) =>
       p.endsWith('.css')

@@ -3,45 +3,36 @@
 // server answers, never twice within the guard window, never in a hidden tab, and always through
 // reloadAfterFlush() so every pending save reaches the device first.
 import { logTransition, probe } from './connectivity';
-import { reloadAfterFlush } from './flush';
-import { area, save } from './storage';
+import { reloadAfterFlush, reloadGuard } from './flush';
 
-/** Timings and seams of the reload policy; every field has a production default. */
+/** The seams of the reload policy, for tests; both have production defaults. */
 export interface ReconnectOptions {
-  /** The network must stay online this long before the probe (ms): flapping gives one reload. */
-  stableMs?: number;
-  /** No second automatic reload within this long of the last one (ms, kept in sessionStorage). */
-  guardMs?: number;
-  /** First wait after a failed probe (ms); doubles each time up to maxBackoffMs. */
-  backoffMs?: number;
-  maxBackoffMs?: number;
-  /** The file the default probe asks for (HEAD, no-store). */
-  probeUrl?: string;
-  /** Resolves true when the server is reachable. */
+  /** Resolves true when the server is reachable (default: probe(), a HEAD of /sw.js). */
   check?: () => Promise<boolean>;
   /** Saves and reloads. */
   reload?: () => void;
 }
 
+// The policy's timings in ms, fixed: the unit tests and README state these values.
+/** The network must stay online this long before the probe: flapping gives one reload. */
+const STABLE = 1000;
+/** No second automatic reload within this long of the last one (kept in sessionStorage). */
+const GUARD = 10_000;
+/** First wait after a failed probe; doubles each time up to MAX_BACKOFF. */
+const BACKOFF = 1000;
+const MAX_BACKOFF = 30_000;
+
 /** sessionStorage key holding the time of the last automatic reload. */
 export const GUARD_KEY = 'offline-shell:reconnect-reload';
 
 /** Starts the reload-on-reconnect policy; returns a stop function. */
-export function startReconnect({
-  stableMs = 1000,
-  guardMs = 10_000,
-  backoffMs = 1000,
-  maxBackoffMs = 30_000,
-  probeUrl = '/sw.js',
-  check = () => probe(probeUrl),
-  reload = reloadAfterFlush,
-}: ReconnectOptions = {}): () => void {
+export function startReconnect({ check = probe, reload = reloadAfterFlush }: ReconnectOptions = {}): () => void {
   // True once the page has been offline (a page loaded offline gets no `offline` event) and
   // until it reloads: `online` alone is not a reason to reload.
   let wanted = !navigator.onLine;
   let waitingForShow = false;
   let timer: ReturnType<typeof setTimeout> | undefined;
-  let delay = backoffMs;
+  let delay = BACKOFF;
   // Bumped by every network change: a probe answer that started before it is stale.
   let run = 0;
   const later = (ms: number) => {
@@ -59,17 +50,15 @@ export function startReconnect({
     if (mine != run) return;
     if (!ok) {
       later(delay);
-      delay = Math.min(delay * 2, maxBackoffMs);
+      delay = Math.min(delay * 2, MAX_BACKOFF);
       return;
     }
     if (document.hidden) return void (waitingForShow = true);
-    const s = area('sessionStorage');
-    const left = Number(s?.getItem(GUARD_KEY)) + guardMs - Date.now();
+    const left = reloadGuard(GUARD_KEY, GUARD);
     // Within the guard window (a reload loop, or the network dropped right after the last
     // reload): wait out the window instead of reloading again.
     if (left > 0) return later(left);
     wanted = false;
-    save(GUARD_KEY, '' + Date.now(), s);
     logTransition('reload');
     reload();
   }
@@ -81,8 +70,8 @@ export function startReconnect({
   };
   const onOnline = () => {
     run++;
-    delay = backoffMs;
-    if (wanted) later(stableMs);
+    delay = BACKOFF;
+    if (wanted) later(STABLE);
   };
   const onVisibility = () => {
     if (!document.hidden && waitingForShow) {

@@ -1,7 +1,7 @@
 // The service worker's state for the UI, and the page's side of updates: register /sw.js, follow
 // the install (with progress), offer a waiting version, and reload once when the user takes it.
 import { createStore, type Store } from '../store';
-import { reloadAfterFlush } from './flush';
+import { reloadAfterFlush, reloadGuard } from './flush';
 
 /** Where the worker stands, as the UI shows it. */
 export type WorkerState = 'unsupported' | 'registering' | 'installing' | 'ready' | 'update-waiting' | 'error';
@@ -44,33 +44,19 @@ const GUARD = 'offline-shell:update-reload';
 let reg: ServiceWorkerRegistration | undefined;
 let asked: ServiceWorker | undefined; // the active worker whose version the store holds
 
-/** Asks the active worker for its version, cache and manifest; null when none answers within 3 s. */
-export function workerInfo(): Promise<WorkerInfo | null> {
-  const w = reg?.active ?? navigator.serviceWorker?.controller;
-  return new Promise((resolve) => {
-    if (!w) return resolve(null);
-    const ch = new MessageChannel();
-    const timer = setTimeout(() => resolve(null), 3000);
-    ch.port1.onmessage = (e) => {
-      clearTimeout(timer);
-      resolve(e.data);
-    };
-    w.postMessage({ type: 'GET_VERSION' }, [ch.port2]);
-  });
-}
-
 /** Derives the state from the registration's workers; asks the version once one is active. */
 function sync(): void {
   const r = reg!;
-  const s = state.getSnapshot();
   if (r.waiting && r.active) state.update({ state: 'update-waiting' });
   else if (r.active?.state === 'activated') {
     state.update({ state: 'ready' });
     if (r.active !== asked) {
-      asked = r.active;
-      workerInfo().then((info) => info && state.update({ version: info.version }));
+      // Ask the newly active worker for its version; a worker that never answers leaves it unknown.
+      const ch = new MessageChannel();
+      ch.port1.onmessage = (e: MessageEvent<WorkerInfo>) => state.update({ version: e.data.version });
+      (asked = r.active).postMessage({ type: 'GET_VERSION' }, [ch.port2]);
     }
-  } else if (r.installing || r.waiting) state.update({ state: 'installing', progress: s.progress ?? { done: 0, total: 0 } });
+  } else if (r.installing || r.waiting) state.update({ state: 'installing', progress: state.getSnapshot().progress ?? { done: 0, total: 0 } });
 }
 
 /** Follows one worker; an install that fails (installing -> redundant) is reported. */
@@ -96,15 +82,7 @@ export function startRegistration(): void {
     // A new version took over (the user chose it, here or in another tab) or the kill switch did:
     // reload once onto it. Not on the first install's claim(), and never twice in 10 s (DevTools'
     // "update on reload" would loop).
-    if (controlled) {
-      try {
-        if (Date.now() - Number(sessionStorage.getItem(GUARD)) < 10_000) return;
-        sessionStorage.setItem(GUARD, String(Date.now()));
-      } catch {
-        // no sessionStorage (blocked storage): reload without the guard
-      }
-      reloadAfterFlush();
-    }
+    if (controlled && !(reloadGuard(GUARD, 10_000) > 0)) reloadAfterFlush();
     controlled = true;
   });
   // Safari before 15.4 has workers but no BroadcastChannel: no progress there, the rest works.
@@ -135,14 +113,11 @@ export function startRegistration(): void {
 }
 
 /** Asks the server for a new sw.js now. */
-export async function checkForUpdate(): Promise<void> {
+export function checkForUpdate(): void {
   if (!reg) return;
   state.update({ lastCheck: Date.now() });
-  try {
-    await reg.update();
-  } catch {
-    // Offline or the server is down: the next check (hourly, or when the network returns) retries.
-  }
+  // Offline or the server is down: the next check (hourly, or when the network returns) retries.
+  reg.update().catch(() => {});
 }
 
 /** Activates the waiting worker; the page reloads once when it takes control. */

@@ -1,7 +1,7 @@
 import routes from '../routes.json';
 import { Banners } from './Banners';
 import { Page } from './pages';
-import { route, titleOf } from './router';
+import { route } from './router';
 import { useStore } from './useStore';
 
 /** The app shell: skip link, header with real links (they work before the JS loads), banners, main, footer. */
@@ -20,7 +20,7 @@ export function App() {
       </header>
       <Banners />
       <main id="main" tabIndex={-1}>
-        <Page path={here} title={titleOf(here)} />
+        <Page path={here} />
       </main>
       <footer className="foot">Works offline. Nothing leaves your device.</footer>
     </>

@@ -93,6 +93,7 @@ test('fails with one line when a budget is exceeded, and leaves the last dist/ a
 
 const broken: [string, (d: string) => void, RegExp][] = [
   ['a missing static/index.html', (d) => rmSync(path.join(d, 'static/index.html')), /^build failed: missing static\/index\.html$/],
+  ['a template without #root', (d) => writeFileSync(path.join(d, 'static/index.html'), readFileSync(path.join(d, 'static/index.html'), 'utf8').replace('id="root"', 'id="app"')), /^build failed: static\/index\.html has no element with id="root"$/],
   ['a syntax error in src/', (d) => writeFileSync(path.join(d, 'src/main.tsx'), 'const x = ;\n'), /^build failed: .*src\/main\.tsx:1:\d+: /],
   ['a type error in src/', (d) => writeFileSync(path.join(d, 'src/ui/bad.ts'), 'export const n: number = "text";\n'), /^build failed: type error: src\/ui\/bad\.ts:1:14: TS2322 /],
   ['a type error in sw.ts', (d) => writeFileSync(path.join(d, 'sw.ts'), readFileSync(path.join(d, 'sw.ts'), 'utf8') + '\nconst n: number = "x";\n'), /^build failed: type error: sw\.ts:\d+:7: TS2322 /],

@@ -3,18 +3,16 @@ import { num, useAudit, useFetched } from './audit';
 
 const COLS = ['bytes', 'gzip', 'brotli'] as const;
 
-/** The "What this app ships" screen. */
+/** The "What this app ships" screen, below the <h1> that Page renders. */
 export function About() {
   const audit = useAudit();
   const licences = useFetched('/licenses.txt', (r) => r.text());
-  const sum = (k: (typeof COLS)[number]) => (audit instanceof Error || !audit ? 0 : audit.files.reduce((n, f) => n + f[k], 0));
   return (
     <>
-      <h1>What this app ships</h1>
       {!audit ? (
         <p>Loading…</p>
-      ) : audit instanceof Error ? (
-        <p>{audit.message}</p>
+      ) : typeof audit == 'string' ? (
+        <p>{audit}</p>
       ) : (
         <>
           <p>
@@ -46,7 +44,7 @@ export function About() {
                 <tr>
                   <th scope="row">{audit.files.length} files</th>
                   {COLS.map((k) => (
-                    <td key={k}>{num(sum(k))}</td>
+                    <td key={k}>{num(audit.files.reduce((n, f) => n + f[k], 0))}</td>
                   ))}
                   <td></td>
                 </tr>
@@ -56,7 +54,7 @@ export function About() {
         </>
       )}
       <h2>Licences of bundled code</h2>
-      <pre className="lic">{licences instanceof Error ? licences.message : licences ?? 'Loading…'}</pre>
+      <pre className="lic">{licences ?? 'Loading…'}</pre>
     </>
   );
 }

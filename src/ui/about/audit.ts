@@ -28,15 +28,15 @@ export function size(n: number): string {
 }
 
 /**
- * Fetches a file of the site once per mount: null while loading, the value, or an Error
- * (offline before the worker cached it, or a host that does not serve it).
+ * Fetches a file of the site once per mount: null while loading, the value, or the sentence to
+ * show instead (offline before the worker cached it, or a host that does not serve it).
  */
-export function useFetched<T>(url: string, read: (r: Response) => Promise<T>): T | Error | null {
-  const [value, setValue] = useState<T | Error | null>(null);
+export function useFetched<T>(url: string, read: (r: Response) => Promise<T>): T | string | null {
+  const [value, setValue] = useState<T | string | null>(null);
   useEffect(() => {
     fetch(url)
       .then((r) => (r.ok ? read(r) : Promise.reject()))
-      .catch(() => new Error(`Could not load ${url}.`))
+      .catch(() => `Could not load ${url}.`)
       .then(setValue);
   }, [url]);
   return value;

@@ -1,31 +1,25 @@
 // Which screen renders for which path. Paths are the routes of src/routes.json (trailing slash).
-import type { ReactElement } from 'react';
+import type { FunctionComponent } from 'react';
 import { About } from '../about/About';
-import { Status } from '../status/Status';
 import { Notes } from '../notes/Notes';
+import { Status } from '../status/Status';
+import { titleOf } from '../router';
 
-/** The screen of a route: its <h1> and content. */
-export function Page({ path, title }: { path: string | null; title: string }): ReactElement {
-  switch (path) {
-    case '/':
-      return (
-        <>
-          <h1>{title}</h1>
-          <Notes />
-        </>
-      );
-    case '/status/':
-      return <Status />;
-    case '/about/':
-      return <About />;
-    default:
-      return (
-        <>
-          <h1>Not found</h1>
-          <p>
-            There is no page here. <a href="/">Go to your notes</a>.
-          </p>
-        </>
-      );
-  }
+const SCREENS: Record<string, FunctionComponent> = { '/': Notes, '/status/': Status, '/about/': About };
+
+/** The screen of a route under its <h1>, the route's title (so a title is written once, in routes.json). */
+export function Page({ path }: { path: string }) {
+  const Screen = SCREENS[path];
+  return (
+    <>
+      <h1>{titleOf(path)}</h1>
+      {Screen ? (
+        <Screen />
+      ) : (
+        <p>
+          There is no page here. <a href="/">Go to your notes</a>.
+        </p>
+      )}
+    </>
+  );
 }

@@ -20,7 +20,7 @@ const Rows = ({ rows }: { rows: [string, ReactNode][] }) => (
   </dl>
 );
 
-/** The "Offline readiness" screen. */
+/** The "Offline readiness" screen, below the <h1> that Page renders. */
 export function Status() {
   const net = useStore(connectivity);
   const reg = useStore(registration);
@@ -28,7 +28,6 @@ export function Status() {
   const p = reg.state === 'installing' && reg.progress;
   return (
     <>
-      <h1>Offline readiness</h1>
       <h2>Network</h2>
       <Rows
         rows={[
@@ -72,23 +71,23 @@ export function Status() {
 /** Every file of the build in the cache, its bytes hashed in the page; rerun when the worker's state changes. */
 function Precache({ state }: { state: string }) {
   const audit = useAudit();
-  const [v, setV] = useState<Verdict | null | Error>();
+  // undefined while checking, null when nothing is cached, or why the check failed.
+  const [v, setV] = useState<Verdict | null | string>();
   useEffect(() => {
-    if (audit && !(audit instanceof Error)) verifyPrecache(audit).then(setV, setV);
+    if (audit && typeof audit != 'string') verifyPrecache(audit).then(setV, (e: Error) => setV(e.message));
   }, [audit, state]);
-  const err = audit instanceof Error ? audit : v instanceof Error && v;
-  const ok = v as Verdict;
+  const shown = typeof audit == 'string' ? audit : v === null ? 'Nothing is cached on this device yet.' : v ?? 'Checking…';
   return (
     <div role="status">
-      {err || !v ? (
-        <p>{err ? err.message : v === null ? 'Nothing is cached on this device yet.' : 'Checking…'}</p>
+      {typeof shown == 'string' ? (
+        <p>{shown}</p>
       ) : (
         <>
-          <p className={ok.failed.length ? 'bad' : 'good'}>
-            {ok.ok} of {ok.total} files verified, {size(ok.bytes)}
+          <p className={shown.failed.length ? 'bad' : 'good'}>
+            {shown.ok} of {shown.total} files verified, {size(shown.bytes)}
           </p>
           <ul>
-            {ok.failed.map((f) => (
+            {shown.failed.map((f) => (
               <li key={f}>{f}</li>
             ))}
           </ul>
