@@ -5,34 +5,39 @@
 import { logTransition, probe } from './connectivity';
 import { reloadAfterFlush, reloadGuard } from './flush';
 
-/** The seams of the reload policy, for tests; both have production defaults. */
+/** Timings (ms) and seams of the reload policy; every field has a production default, tests shorten them. */
 export interface ReconnectOptions {
+  /** The network must stay online this long before the probe: flapping gives one reload. */
+  stableMs?: number;
+  /** No second automatic reload within this long of the last one (kept in sessionStorage). */
+  guardMs?: number;
+  /** First wait after a failed probe; doubles each time up to maxBackoffMs. */
+  backoffMs?: number;
+  maxBackoffMs?: number;
   /** Resolves true when the server is reachable (default: probe(), a HEAD of /sw.js). */
   check?: () => Promise<boolean>;
   /** Saves and reloads. */
   reload?: () => void;
 }
 
-// The policy's timings in ms, fixed: the unit tests and README state these values.
-/** The network must stay online this long before the probe: flapping gives one reload. */
-const STABLE = 1000;
-/** No second automatic reload within this long of the last one (kept in sessionStorage). */
-const GUARD = 10_000;
-/** First wait after a failed probe; doubles each time up to MAX_BACKOFF. */
-const BACKOFF = 1000;
-const MAX_BACKOFF = 30_000;
-
 /** sessionStorage key holding the time of the last automatic reload. */
 export const GUARD_KEY = 'offline-shell:reconnect-reload';
 
 /** Starts the reload-on-reconnect policy; returns a stop function. */
-export function startReconnect({ check = probe, reload = reloadAfterFlush }: ReconnectOptions = {}): () => void {
+export function startReconnect({
+  stableMs = 1000,
+  guardMs = 10_000,
+  backoffMs = 1000,
+  maxBackoffMs = 30_000,
+  check = probe,
+  reload = reloadAfterFlush,
+}: ReconnectOptions = {}): () => void {
   // True once the page has been offline (a page loaded offline gets no `offline` event) and
   // until it reloads: `online` alone is not a reason to reload.
   let wanted = !navigator.onLine;
   let waitingForShow = false;
   let timer: ReturnType<typeof setTimeout> | undefined;
-  let delay = BACKOFF;
+  let delay = backoffMs;
   // Bumped by every network change: a probe answer that started before it is stale.
   let run = 0;
   const later = (ms: number) => {
@@ -50,11 +55,11 @@ export function startReconnect({ check = probe, reload = reloadAfterFlush }: Rec
     if (mine != run) return;
     if (!ok) {
       later(delay);
-      delay = Math.min(delay * 2, MAX_BACKOFF);
+      delay = Math.min(delay * 2, maxBackoffMs);
       return;
     }
     if (document.hidden) return void (waitingForShow = true);
-    const left = reloadGuard(GUARD_KEY, GUARD);
+    const left = reloadGuard(GUARD_KEY, guardMs);
     // Within the guard window (a reload loop, or the network dropped right after the last
     // reload): wait out the window instead of reloading again.
     if (left > 0) return later(left);
@@ -70,8 +75,8 @@ export function startReconnect({ check = probe, reload = reloadAfterFlush }: Rec
   };
   const onOnline = () => {
     run++;
-    delay = BACKOFF;
-    if (wanted) later(STABLE);
+    delay = backoffMs;
+    if (wanted) later(stableMs);
   };
   const onVisibility = () => {
     if (!document.hidden && waitingForShow) {

@@ -38,6 +38,26 @@ test.after.each(() => {
   dom.uninstall();
 });
 
+test('every timing is a parameter: shorter debounce, backoff and guard window', async () => {
+  serverUp = false;
+  start({ stableMs: 100, backoffMs: 50, maxBackoffMs: 100, guardMs: 500 });
+  dom.setOnline(false);
+  dom.setOnline(true);
+  await dom.tick(100);
+  assert.equal(probes, [100], 'probes after 100 ms of stable network');
+  await dom.tick(50 + 100 + 100);
+  assert.equal(probes, [100, 150, 250, 350], 'backoff 50, 100, then capped at 100');
+  serverUp = true;
+  await dom.tick(100);
+  assert.equal(reloads, [450]);
+  dom.setOnline(false);
+  dom.setOnline(true);
+  await dom.tick(100);
+  assert.equal(reloads, [450], 'the guard holds a second reload');
+  await dom.tick(400);
+  assert.equal(reloads, [450, 950], 'and lets it through 500 ms after the first');
+});
+
 test('does not reload when the browser says online without having been offline', async () => {
   start();
   dom.setOnline(true);
