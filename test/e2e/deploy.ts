@@ -129,6 +129,14 @@ export async function waitReady(page: Page): Promise<void> {
   await page.waitForFunction(() => !!navigator.serviceWorker.controller, null, { timeout: 5_000 });
 }
 
+/** A new page of `context` at `url`, once the app's worker is installed and controls it. */
+export async function openInstalled(context: BrowserContext, url: string): Promise<Page> {
+  const page = await context.newPage();
+  await page.goto(url);
+  await waitReady(page);
+  return page;
+}
+
 /** Names of the page origin's caches. */
 export const cacheNames = (page: Page): Promise<string[]> => page.evaluate(() => caches.keys());
 

@@ -6,7 +6,7 @@ import path from 'node:path';
 import type { Browser } from 'playwright-core';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { audit, cachedPaths, cacheNames, cleanup, freshContext, host, HOSTS, requestsSince, waitReady, type Host } from './deploy';
+import { audit, cachedPaths, cacheNames, cleanup, freshContext, host, HOSTS, requestsSince, openInstalled, waitReady, type Host } from './deploy';
 import { BUILDS, launch, preview, watchProblems } from './helpers';
 
 let browser: Browser;
@@ -41,9 +41,7 @@ for (const build of BUILDS) {
 
     test('precaches every file of the manifest, byte for byte as the build hashed it, in one cache named by the version', async () => {
       const context = await freshContext(browser);
-      const page = await context.newPage();
-      await page.goto(site.url);
-      await waitReady(page);
+      const page = await openInstalled(context, site.url);
       const name = `offline-shell-${audit(build.dir).version}`;
       assert.equal(await cacheNames(page), [name]);
       assert.equal(await cachedPaths(page, name), [...Object.keys(manifest), '/precache.json'].sort());
@@ -67,9 +65,7 @@ for (const build of BUILDS) {
 
     test('never precaches /sw.js, and lets HEAD /sw.js (the reconnect probe) reach the server', async () => {
       const context = await freshContext(browser);
-      const page = await context.newPage();
-      await page.goto(site.url);
-      await waitReady(page);
+      const page = await openInstalled(context, site.url);
       const from = site.log.length;
       const status = await page.evaluate(async () => (await fetch('/sw.js', { method: 'HEAD', cache: 'no-store' })).status);
       assert.is(status, 200);

@@ -6,7 +6,7 @@ import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { cleanup, freshContext, host, HOSTS, requestsSince, waitReady, type Host } from './deploy';
+import { cleanup, freshContext, host, HOSTS, requestsSince, openInstalled, waitReady, type Host } from './deploy';
 import { BUILDS, launch, preview, watchProblems } from './helpers';
 
 /** Where each navigation should land: the screen's <h1>. `/status` and `/status/` are one route. */
@@ -59,9 +59,7 @@ for (const build of BUILDS) {
 
     test('online, a repeat visit is served from the cache: the server gets no request for a precached file', async () => {
       const context = await freshContext(browser);
-      const page = await context.newPage();
-      await page.goto(site.url);
-      await waitReady(page);
+      const page = await openInstalled(context, site.url);
       const from = site.log.length;
       for (const [p, h1] of ROUTES) assert.is(await heading(page, new URL(p, site.url).href), h1, p);
       await page.reload();
@@ -76,9 +74,7 @@ for (const build of BUILDS) {
 
     test('a Range request for a cached file gets 206 with exactly those bytes, offline', async () => {
       const context = await freshContext(browser);
-      const page = await context.newPage();
-      await page.goto(site.url);
-      await waitReady(page);
+      const page = await openInstalled(context, site.url);
       await context.setOffline(true);
       const file = readFileSync(path.join(build.dir, 'licenses.txt'));
       // The 206 carries the file's own Content-Type, as this host labels it.
@@ -118,9 +114,7 @@ for (const build of BUILDS) {
       return true;
     });
     const context = await freshContext(browser);
-    const page = await context.newPage();
-    await page.goto(site.url);
-    await waitReady(page);
+    const page = await openInstalled(context, site.url);
     const stored = await page.evaluate(async () => {
       const c = await caches.open((await caches.keys())[0]);
       return (await c.match('/about/'))?.redirected;

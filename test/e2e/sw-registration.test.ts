@@ -7,7 +7,7 @@ import path from 'node:path';
 import type { Browser, BrowserContext } from 'playwright-core';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { buildNewVersion, cacheNames, cleanup, freshContext, requestsSince, until, waitReady } from './deploy';
+import { buildNewVersion, cacheNames, cleanup, freshContext, requestsSince, until, openInstalled } from './deploy';
 import { BUILDS, launch, preview, watchProblems } from './helpers';
 import { GUARD_KEY } from '../../src/offline/reconnect';
 import { countLoads, firstNote } from './reconnect-helpers';
@@ -60,9 +60,7 @@ for (const build of BUILDS) {
   });
 
   test('when the network returns, the page asks for a new worker and offers the new version, with no reload needed', async () => {
-    const page = await context.newPage();
-    await page.goto(site.url);
-    await waitReady(page);
+    const page = await openInstalled(context, site.url);
     // Hold the reconnect reload (its guard says one just happened), so a navigation cannot be
     // what finds the new worker: only the page's own check on \`online\` can.
     await page.evaluate((key) => sessionStorage.setItem(key, String(Date.now())), GUARD_KEY);
@@ -77,9 +75,7 @@ for (const build of BUILDS) {
 
   test('a page left open looks for a new version every hour', async () => {
     await context.clock.install();
-    const page = await context.newPage();
-    await page.goto(site.url);
-    await waitReady(page);
+    const page = await openInstalled(context, site.url);
     site.setRoot(next);
     const from = site.log.length;
     await context.clock.fastForward('59:00');
@@ -100,9 +96,7 @@ for (const build of BUILDS) {
     await new Promise<void>((r) => other.listen(0, '127.0.0.1', r));
     const elsewhere = `http://localhost:${(other.address() as { port: number }).port}/licenses.txt`;
     try {
-      const page = await context.newPage();
-      await page.goto(site.url);
-      await waitReady(page);
+      const page = await openInstalled(context, site.url);
       const old = await cacheNames(page);
       site.setRoot(next);
       // A host that sends no CSP (python's, S3): with ours, \`default-src 'self'\` already keeps

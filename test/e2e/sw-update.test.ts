@@ -7,7 +7,7 @@ import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { audit, buildKillSwitch, buildNewVersion, cacheNames, cleanup, copySite, freshContext, host, HOSTS, until, waitReady, type Host } from './deploy';
+import { audit, buildKillSwitch, buildNewVersion, cacheNames, cleanup, copySite, freshContext, host, HOSTS, until, openInstalled, waitReady, type Host } from './deploy';
 import { BUILDS, launch, watchProblems } from './helpers';
 import { countLoads, firstNote, sleep } from './reconnect-helpers';
 
@@ -103,9 +103,7 @@ for (const build of BUILDS) {
 
     /** Deploys a broken copy of the new version and checks the old one stays, whole and offline. */
     async function brokenUpdate(breakIt: (dir: string) => void) {
-      const page = await context.newPage();
-      await page.goto(site.url);
-      await waitReady(page);
+      const page = await openInstalled(context, site.url);
       const old = await cacheNames(page);
       const broken = copySite(next);
       breakIt(broken);
@@ -143,9 +141,7 @@ for (const build of BUILDS) {
       });
 
     test('the kill switch leaves no registration and no cache of ours, and the page works online', async () => {
-      const page = await context.newPage();
-      await page.goto(site.url);
-      await waitReady(page);
+      const page = await openInstalled(context, site.url);
       await makeOtherCache(page);
       await firstNote(page).fill('still here after the kill switch');
       const loads = countLoads(page);
