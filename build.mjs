@@ -76,7 +76,10 @@ async function buildSite(opts) {
   }
 
   const entries = [...files].map(([p, buf]) => auditEntry(p, buf));
-  const { worker, manifest, version } = await buildServiceWorker({ root, entries, prefix: pkg.name, killSwitch: opts.killSwitch });
+  const networkOnly = pkg.networkOnly ?? [];
+  if (!Array.isArray(networkOnly) || !networkOnly.every((p) => typeof p === 'string' && p.startsWith('/')))
+    throw new BuildError('package.json "networkOnly" must be a list of path prefixes starting with "/"');
+  const { worker, manifest, version } = await buildServiceWorker({ root, entries, prefix: pkg.name, networkOnly, killSwitch: opts.killSwitch });
   files.set('precache.json', manifest);
   files.set('sw.js', worker);
   const audit = { name: pkg.name, version, build: opts.preact ? 'preact' : 'react', files: [...files].map(([p, buf]) => auditEntry(p, buf)).sort((a, b) => (a.path < b.path ? -1 : 1)) };

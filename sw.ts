@@ -10,10 +10,10 @@ declare const __VERSION__: string;
 declare const __MANIFEST_SRI__: string;
 declare const __KILL_SWITCH__: boolean;
 declare const __CACHE_PREFIX__: string;
+/** Path prefixes whose requests always go to the network (package.json "networkOnly": server-side pages, ACME, ...). */
+declare const __NETWORK_ONLY__: string[];
 declare const self: ServiceWorkerGlobalScope;
 
-/** Navigations under these path prefixes always go to the network (server-side pages, ACME, ...). */
-const DENY = ['/.well-known/'];
 const MANIFEST = '/precache.json';
 
 const P = __CACHE_PREFIX__ + '-';
@@ -79,7 +79,7 @@ if (__KILL_SWITCH__) {
     const r = e.request;
     const u = new URL(r.url);
     const range = r.headers.get('range');
-    const keys = cacheKeys(u.pathname, r.mode == 'navigate', DENY);
+    const keys = cacheKeys(u.pathname, r.mode == 'navigate', __NETWORK_ONLY__);
     // Same-origin GET only: HEAD (the reconnect probe), POST and other origins reach the network untouched.
     if (r.method == 'GET' && u.origin == location.origin && keys[0])
       e.respondWith(

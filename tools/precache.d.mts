@@ -5,4 +5,4 @@ export interface FileEntry {
 }
 export function urlOf(path: string): string;
 export function precacheManifest(entries: FileEntry[]): Record<string, string>;
-export function buildServiceWorker(opts: { root: string; entries: FileEntry[]; prefix: string; killSwitch?: boolean }): Promise<{ worker: Buffer; manifest: Buffer; version: string }>;
+export function buildServiceWorker(opts: { root: string; entries: FileEntry[]; prefix: string; networkOnly?: string[]; killSwitch?: boolean }): Promise<{ worker: Buffer; manifest: Buffer; version: string }>;

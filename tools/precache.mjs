@@ -27,11 +27,11 @@ const PLACEHOLDER = '@@offline-shell-version@@';
  * worker-only change is a new version with a new cache name: a failed install deletes its own
  * cache, and that must never be the cache the active version serves from.
  */
-export async function buildServiceWorker({ root, entries, prefix, killSwitch = false }) {
+export async function buildServiceWorker({ root, entries, prefix, networkOnly = [], killSwitch = false }) {
   const manifest = Buffer.from(JSON.stringify(precacheManifest(entries), null, 1) + '\n');
   const code = await buildWorker({
     root,
-    define: { __VERSION__: PLACEHOLDER, __MANIFEST_SRI__: sri(manifest), __KILL_SWITCH__: killSwitch, __CACHE_PREFIX__: prefix },
+    define: { __VERSION__: PLACEHOLDER, __MANIFEST_SRI__: sri(manifest), __KILL_SWITCH__: killSwitch, __CACHE_PREFIX__: prefix, __NETWORK_ONLY__: networkOnly },
   });
   const version = versionOf([...entries, { path: 'precache.json', sha384: sri(manifest) }, { path: 'sw.js', sha384: sri(code) }]);
   return { worker: Buffer.from(code.toString().replaceAll(PLACEHOLDER, version)), manifest, version };

@@ -97,6 +97,7 @@ const broken: [string, (d: string) => void, RegExp][] = [
   ['a syntax error in src/', (d) => writeFileSync(path.join(d, 'src/main.tsx'), 'const x = ;\n'), /^build failed: .*src\/main\.tsx:1:\d+: /],
   ['a type error in src/', (d) => writeFileSync(path.join(d, 'src/ui/bad.ts'), 'export const n: number = "text";\n'), /^build failed: type error: src\/ui\/bad\.ts:1:14: TS2322 /],
   ['a type error in sw.ts', (d) => writeFileSync(path.join(d, 'sw.ts'), readFileSync(path.join(d, 'sw.ts'), 'utf8') + '\nconst n: number = "x";\n'), /^build failed: type error: sw\.ts:\d+:7: TS2322 /],
+  ['a "networkOnly" entry that is not a path', (d) => writeFileSync(path.join(d, 'package.json'), JSON.stringify({ ...JSON.parse(readFileSync(path.join(d, 'package.json'), 'utf8')), networkOnly: ['api/'] })), /^build failed: package\.json "networkOnly" must be a list of path prefixes starting with "\/"$/],
   ['broken JSON in package.json', (d) => writeFileSync(path.join(d, 'package.json'), '{ "name": '), /^build failed: package\.json is not valid JSON/],
 ];
 for (const [what, breakIt, message] of broken) {

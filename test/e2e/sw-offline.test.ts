@@ -72,6 +72,21 @@ for (const build of BUILDS) {
       await context.close();
     });
 
+    test('requests under a "networkOnly" prefix (package.json) go to the server, never to the cache or the shell', async () => {
+      const context = await freshContext(browser);
+      const page = await openInstalled(context, site.url);
+      const from = site.log.length;
+      // A navigation: the host's own 404, not the app shell that other unknown paths get.
+      const res = await page.goto(new URL('/.well-known/security.txt', site.url).href);
+      assert.is(res?.status(), 404);
+      assert.is(await page.getByRole('heading', { name: 'Not found', level: 1 }).count(), kind === 'preview server' ? 1 : 0);
+      // (Python's error page has no icon, so Chromium also asks for /favicon.ico.)
+      assert.is(requestsSince(site, from)[0], '/.well-known/security.txt');
+      await context.setOffline(true);
+      assert.is(await page.goto(new URL('/.well-known/security.txt', site.url).href).then(() => 'answered', () => 'failed'), 'failed');
+      await context.close();
+    });
+
     test('a Range request for a cached file gets 206 with exactly those bytes, offline', async () => {
       const context = await freshContext(browser);
       const page = await openInstalled(context, site.url);
