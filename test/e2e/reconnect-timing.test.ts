@@ -43,7 +43,9 @@ for (const build of BUILDS) {
     const median = sorted[Math.floor(RUNS / 2)];
     report.push(`  online -> reload (${build.name}): median ${median.toFixed(0)} ms of [${times.map((t) => t.toFixed(0)).join(', ')}]`);
     assert.ok(sorted[0] >= 1000, `waited for the network to stay up a second: ${sorted}`);
-    assert.ok(median < 1500, `median ${median} ms`);
+    // Under 2 s: the first probe answered (a failed one would add at least the 1 s backoff).
+    // The measured number itself comes from `npm run bench`, not from a timed assertion.
+    assert.ok(median < 2000, `median ${median} ms`);
   });
 
   test.run();
