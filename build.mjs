@@ -12,11 +12,14 @@ function fail(err) {
 
 // Imported dynamically: Node reads package.json to resolve the helpers' packages, and a broken
 // package.json must still give one line, not a loader stack trace.
-const { BuildError, auditEntry, buildApp, buildServiceWorker, listFiles, renderHtml, typecheck } = await Promise.all([
+const { BuildError, appIdentity, auditEntry, buildApp, listFiles, renderHtml, webManifest, typecheck, buildServiceWorker, networkOnlyOf } = await Promise.all([
   import('./tools/site.mjs'),
   import('./tools/typecheck.mjs'),
-  import('./tools/precache.mjs'),
-]).then(([site, tc, pc]) => ({ ...site, ...pc, typecheck: tc.typecheck }), (err) => fail(err.code === 'ERR_INVALID_PACKAGE_CONFIG' ? { name: 'BuildError', message: `package.json is not valid JSON: ${err.message.split('. ').pop()}` } : err));
+  import('./tools/worker.mjs'),
+]).then(
+  ([site, typecheckTool, worker]) => ({ ...site, ...worker, typecheck: typecheckTool.typecheck }),
+  (error) => fail(error.code === 'ERR_INVALID_PACKAGE_CONFIG' ? { name: 'BuildError', message: `package.json is not valid JSON: ${error.message.split('. ').pop()}` } : error),
+);
 
 const FLAGS = ['--preact', '--kill-switch', '--serve', '--watch', '--out DIR'];
 const root = process.cwd();
@@ -57,32 +60,39 @@ function parseJson(text, rel) {
 async function buildSite(opts) {
   const dev = opts.watch;
   const template = await readRequired('static/index.html');
+  const manifestTemplate = await readRequired('static/manifest.webmanifest');
   const routes = parseJson(await readRequired('src/routes.json'), 'src/routes.json');
   const pkg = parseJson(await readRequired('package.json'), 'package.json');
+  const identity = appIdentity(pkg);
+  const networkOnly = networkOnlyOf(pkg);
   const errors = typecheck(root, ['app', 'sw']);
   if (errors.length) throw new BuildError(`type error: ${errors[0]}${errors.length > 1 ? ` (and ${errors.length - 1} more)` : ''}`);
 
   const files = new Map();
-  const assets = await buildApp({ root, preact: opts.preact, dev });
-  for (const a of assets) files.set(a.path, a.contents);
-  for (const p of await listFiles(path.join(root, 'static'))) {
-    if (p !== 'index.html') files.set(p, await fs.readFile(path.join(root, 'static', p)));
+  const assets = await buildApp({ root, preact: opts.preact, dev, identity });
+  for (const asset of assets) files.set(asset.path, asset.contents);
+  for (const file of await listFiles(path.join(root, 'static'))) {
+    if (file === 'index.html' || file === 'manifest.webmanifest') continue;
+    files.set(file, await fs.readFile(path.join(root, 'static', file)));
   }
+  files.set('manifest.webmanifest', Buffer.from(webManifest(manifestTemplate, identity.__APP_TITLE__)));
   // Stylesheets first so the first paint is styled; module scripts are deferred anyway.
   const pageAssets = [...assets.filter((a) => a.path.endsWith('.css')), ...assets.filter((a) => a.path.endsWith('.js'))];
-  for (const r of [...routes, { path: '/404', title: 'Not found' }]) {
-    const file = r.path === '/404' ? '404.html' : r.path.slice(1) + 'index.html';
-    files.set(file, Buffer.from(renderHtml(template, { title: r.title, assets: pageAssets })));
+  for (const route of [...routes, { path: '/404', title: 'Not found' }]) {
+    const file = route.path === '/404' ? '404.html' : route.path.slice(1) + 'index.html';
+    files.set(file, Buffer.from(renderHtml(template, { title: route.title, appTitle: identity.__APP_TITLE__, assets: pageAssets })));
   }
 
-  const entries = [...files].map(([p, buf]) => auditEntry(p, buf));
-  const networkOnly = pkg.networkOnly ?? [];
-  if (!Array.isArray(networkOnly) || !networkOnly.every((p) => typeof p === 'string' && p.startsWith('/')))
-    throw new BuildError('package.json "networkOnly" must be a list of path prefixes starting with "/"');
-  const { worker, manifest, version } = await buildServiceWorker({ root, entries, prefix: pkg.name, networkOnly, killSwitch: opts.killSwitch });
+  const entries = [...files].map(([file, contents]) => auditEntry(file, contents));
+  const { worker, manifest, version } = await buildServiceWorker({ root, entries, appDefines: identity, networkOnly, killSwitch: opts.killSwitch });
   files.set('precache.json', manifest);
   files.set('sw.js', worker);
-  const audit = { name: pkg.name, version, build: opts.preact ? 'preact' : 'react', files: [...files].map(([p, buf]) => auditEntry(p, buf)).sort((a, b) => (a.path < b.path ? -1 : 1)) };
+  const audit = {
+    name: pkg.name,
+    version,
+    build: opts.preact ? 'preact' : 'react',
+    files: [...files].map(([file, contents]) => auditEntry(file, contents)).sort((a, b) => (a.path < b.path ? -1 : 1)),
+  };
   files.set('audit.json', Buffer.from(JSON.stringify(audit, null, 2) + '\n'));
   return { files, audit, budgets: pkg.budgets ?? {}, appGzip: assets.appGzip };
 }
@@ -129,7 +139,10 @@ async function buildOnce(opts) {
   const rows = budgetRows(audit, budgets, opts.preact, appGzip);
   printTable(audit, rows);
   const over = rows.find(([, gz, max]) => max !== undefined && gz > max);
-  if (over && !opts.watch) throw new BuildError(`budget exceeded: ${over[0]} is ${over[1]} B gzip, budget ${over[2]} B (package.json "budgets")`);
+  if (over && !opts.watch) {
+    const [group, gzip, budget] = over;
+    throw new BuildError(`budget exceeded: ${group} is ${gzip} B gzip, budget ${budget} B; if the growth is wanted, raise "budgets"."${group}" in package.json`);
+  }
   await writeAtomically(path.resolve(root, opts.out), files);
 }
 

@@ -1,120 +1,48 @@
-// The offline worker: precache every file of this version with integrity checks, answer from cache
-// first, update only when the user says so. The rules behind each line are in ../shared/design.md
-// ("Service-worker rules"). Budget: 1,200 B gzip, so the code is terse.
-import { cacheKeys, parseRange } from './src/offline/sw-logic';
+// The offline worker, served as /sw.js with scope "/": it precaches every file of this version
+// with integrity checks, answers from its cache first, and changes versions only when the user
+// says so. Each listener checks what it must leave alone first, then calls one function named for
+// what it does (they live in src/sw/, which only the worker imports). The rules behind each line
+// are in the README's "The offline layer". The kill switch is another worker: src/sw/kill-switch.ts.
+import { cacheFirst } from './src/sw/cache-first';
+import { cacheKeys } from './src/sw/cache-keys';
+import { CACHE_NAME, NETWORK_ONLY, VERSION } from './src/sw/config';
+import { deleteOurCaches } from './src/sw/our-caches';
+import { precacheVerified } from './src/sw/precache';
 
-// Injected by the build (tools/precache.mjs). The manifest (URL path -> SRI hash of every file of
-// the version) is the file /precache.json; this script pins it by its SHA-384, so the chain of
-// integrity runs sw.js -> precache.json -> each file, and sw.js stays small however many files ship.
-declare const __VERSION__: string;
-declare const __MANIFEST_SRI__: string;
-declare const __KILL_SWITCH__: boolean;
-declare const __CACHE_PREFIX__: string;
-/** Path prefixes whose requests always go to the network (package.json "networkOnly": server-side pages, ACME, ...). */
-declare const __NETWORK_ONLY__: string[];
 declare const self: ServiceWorkerGlobalScope;
 
-const MANIFEST = '/precache.json';
+self.addEventListener('install', (event) => {
+  // No skipWaiting() here: a page of the old version may still need the old files. The page
+  // offers "Reload to update" and posts SKIP_WAITING when the user takes it.
+  event.waitUntil(precacheVerified());
+});
 
-const P = __CACHE_PREFIX__ + '-';
-const N = P + __VERSION__;
+self.addEventListener('activate', (event) => event.waitUntil(deleteOldVersionsAndClaimFirstInstall()));
 
-/** Deletes every cache of ours but `keep`; resolves to one entry per deleted cache. Other apps' caches on a shared origin stay. */
-const wipe = (keep?: string) => caches.keys().then((ks) => Promise.all(ks.filter((k) => k.startsWith(P) && k != keep).map((k) => caches.delete(k))));
+self.addEventListener('fetch', (event) => {
+  const request = event.request;
+  // Same-origin GET only: HEAD (the reconnect probe), POST and other origins reach the network untouched.
+  if (request.method !== 'GET') return;
+  const url = new URL(request.url);
+  if (url.origin !== location.origin) return;
+  const keys = cacheKeys(url.pathname, request.mode === 'navigate', NETWORK_ONLY);
+  if (keys.length === 0) return;
+  event.respondWith(cacheFirst(request, keys));
+});
 
-if (__KILL_SWITCH__) {
-  // Withdraw a bad release: take over at once, delete our caches, leave, and reload the pages we
-  // controlled, so they load from the network with no worker.
-  self.oninstall = () => self.skipWaiting();
-  self.onactivate = (e) =>
-    e.waitUntil(
-      wipe()
-        .then(() => self.registration.unregister())
-        .then(() => self.clients.matchAll())
-        .then((cs) => cs.forEach((c) => (c as WindowClient).navigate(c.url))),
-    );
-} else {
-  /** Fetches past the HTTP cache, refusing altered bytes, errors and other origins. */
-  const get = (url: string, integrity: string) =>
-    fetch(url, { cache: 'reload', integrity }).then((r) => {
-      // `ok` (no 206 either: nothing asked for a range); 'basic' = same origin even after
-      // redirects, never opaque. The promise settles only after the whole body is checked.
-      if (!r.ok || r.type != 'basic') throw url;
-      return r;
-    });
+self.addEventListener('message', (event) => {
+  const type = event.data?.type;
+  if (type === 'SKIP_WAITING') self.skipWaiting();
+  // For the status page and the update banner: which version this worker serves.
+  if (type === 'GET_VERSION') event.ports[0]?.postMessage({ version: VERSION });
+});
 
-  self.oninstall = (e) => {
-    // Progress for the pages ("n of m files"): a first install controls no page yet, and a
-    // BroadcastChannel reaches uncontrolled pages of this origin too.
-    // (Safari before 15.4 has no BroadcastChannel: it installs without progress.)
-    const progress = globalThis.BroadcastChannel && new BroadcastChannel(P);
-    let n = 0;
-    e.waitUntil(
-      get(MANIFEST, __MANIFEST_SRI__)
-        .then((m) =>
-          m
-            .clone()
-            .json()
-            .then((files: Record<string, string>) =>
-              Promise.all(Object.keys(files).map((u, _, all) => get(u, files[u]).then((r) => (progress && progress.postMessage([++n, all.length]), [u, r] as const)))),
-            )
-            // Everything arrived intact: only now write, so a failed fetch leaves nothing behind.
-            .then((rs) => caches.open(N).then((c) => Promise.all([[MANIFEST, m] as const, ...rs].map(([u, r]) => c.put(u, r))))),
-        )
-        // A failed write (quota) must not leave half a version either. N never names the active
-        // version's cache: the version id hashes sw.js too, and an identical sw.js is not reinstalled.
-        .catch((err) =>
-          caches.delete(N).then(() => {
-            throw err;
-          }),
-        ),
-    );
-  };
-
-  // Old versions go; claim() only when none existed: on an update the user chose skipWaiting,
-  // which hands the open pages over anyway, and otherwise pages never switch versions under them.
-  self.onactivate = (e) => e.waitUntil(wipe(N).then((old): unknown => old.length || self.clients.claim()));
-
-  self.onfetch = (e) => {
-    const r = e.request;
-    const u = new URL(r.url);
-    const range = r.headers.get('range');
-    const keys = cacheKeys(u.pathname, r.mode == 'navigate', __NETWORK_ONLY__);
-    // Same-origin GET only: HEAD (the reconnect probe), POST and other origins reach the network untouched.
-    if (r.method == 'GET' && u.origin == location.origin && keys[0])
-      e.respondWith(
-        keys
-          .reduce((hit: Promise<Response | undefined>, k) => hit.then((res) => res || caches.match(k, { cacheName: N })), Promise.resolve(undefined))
-          .then((res) =>
-            !res
-              ? fetch(r)
-              : range
-                ? // A range we cannot serve is ignored (RFC 9110 allows it) and the whole file answers.
-                  res
-                    .clone()
-                    .blob()
-                    .then((b, x = parseRange(range, b.size)) =>
-                      x
-                        ? new Response(b.slice(x[0], x[1] + 1), {
-                            status: 206,
-                            // The file's own Content-Type: a Blob's type keeps only the MIME essence (no charset).
-                            headers: { 'content-type': res.headers.get('content-type') || b.type, 'content-range': `bytes ${x[0]}-${x[1]}/${b.size}` },
-                          })
-                        : res,
-                    )
-                : // A redirected response cannot answer a navigation (redirect mode 'manual'; Safari
-                  // and Chromium refuse it): a copy has the same bytes and headers, no redirect record.
-                  res.redirected
-                  ? new Response(res.body, res)
-                  : res,
-          ),
-      );
-  };
-
-  self.onmessage = (e) => {
-    const t = e.data?.type;
-    if (t == 'SKIP_WAITING') self.skipWaiting();
-    // For the status page: the manifest /precache.json in cache N, and its hash to check it by.
-    if (t == 'GET_VERSION') e.ports[0]?.postMessage({ version: __VERSION__, cache: N, manifest: MANIFEST, integrity: __MANIFEST_SRI__ });
-  };
+/**
+ * Deletes other versions' caches (ours only), and claims the open pages only on the very first
+ * install: nothing was controlled before. On an update the user chose skipWaiting, which hands
+ * the open pages over anyway; otherwise pages never switch versions under them.
+ */
+async function deleteOldVersionsAndClaimFirstInstall(): Promise<void> {
+  const deleted = await deleteOurCaches(CACHE_NAME);
+  if (deleted === 0) await self.clients.claim();
 }

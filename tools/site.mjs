@@ -32,7 +32,7 @@ export function esbuildReason(err) {
 }
 
 /** Runs esbuild and turns its failure into a one-line BuildError. */
-async function bundle(options) {
+export async function bundle(options) {
   try {
     return await esbuild.build({ logLevel: 'silent', write: false, legalComments: 'none', ...options });
   } catch (err) {
@@ -40,12 +40,25 @@ async function bundle(options) {
   }
 }
 
+/**
+ * The app's name constants from package.json, for esbuild `define` in the page and the worker
+ * (src/app-name.ts): `name` is the id behind every cache, channel and storage key; `displayName`
+ * (optional) is what people read. Throws a one-line BuildError for a name that cannot serve.
+ */
+export function appIdentity(pkg) {
+  if (typeof pkg.name !== 'string' || !/^[a-z0-9][a-z0-9._-]*$/.test(pkg.name))
+    throw new BuildError('package.json "name" must be lowercase letters, digits, ".", "_" or "-" (it names caches and storage keys)');
+  const title = pkg.displayName ?? pkg.name;
+  if (typeof title !== 'string' || !title.trim()) throw new BuildError('package.json "displayName" must be a non-empty string');
+  return { __APP_NAME__: pkg.name, __APP_TITLE__: title };
+}
+
 // preact/compat implements the React API the app uses; esbuild's alias also maps subpaths
 // (react/jsx-runtime -> preact/compat/jsx-runtime, react-dom/client -> preact/compat/client).
 const PREACT_ALIAS = { react: 'preact/compat', 'react-dom': 'preact/compat' };
 
 /** The esbuild options of the page bundle (shared by the real build and the app-only measure). */
-const appOptions = ({ root, preact, dev }) => ({
+const appOptions = ({ root, preact, dev, identity }) => ({
   absWorkingDir: root,
   entryPoints: { app: 'src/main.tsx' },
   bundle: true,
@@ -57,6 +70,8 @@ const appOptions = ({ root, preact, dev }) => ({
   define: {
     'process.env.NODE_ENV': JSON.stringify(dev ? 'development' : 'production'),
     __DEV__: String(!!dev),
+    __APP_NAME__: JSON.stringify(identity.__APP_NAME__),
+    __APP_TITLE__: JSON.stringify(identity.__APP_TITLE__),
   },
   entryNames: 'assets/[name]-[hash]',
   assetNames: 'assets/[name]-[hash]',
@@ -72,10 +87,10 @@ const FRAMEWORKS = ['react', 'react-dom', 'scheduler', 'preact'];
  * plus `licenses.txt` (third-party licences of the bundle). `appGzip` on the array is the gzip
  * size of the app code alone (frameworks left out), or null in dev builds.
  */
-export async function buildApp({ root, preact, dev }) {
+export async function buildApp({ root, preact, dev, identity }) {
   // 'external' makes esbuild collect the bundled code's legal comments (/*! */, @license,
   // @preserve) into a side file instead of dropping them; licenses.txt carries them.
-  const result = await bundle({ ...appOptions({ root, preact, dev }), legalComments: 'external' });
+  const result = await bundle({ ...appOptions({ root, preact, dev, identity }), legalComments: 'external' });
   const outDir = path.join(root, 'out');
   const files = result.outputFiles.map((f) => ({ path: path.relative(outDir, f.path).split(path.sep).join('/'), contents: Buffer.from(f.contents) }));
   const legal = files.filter((f) => f.path.endsWith('.LEGAL.txt'));
@@ -83,7 +98,7 @@ export async function buildApp({ root, preact, dev }) {
   assets.push({ path: 'licenses.txt', contents: Buffer.from(await licenses(root, result.metafile, legal)) });
   let appGzip = null;
   if (!dev) {
-    const alone = await bundle({ ...appOptions({ root, preact, dev }), external: FRAMEWORKS, metafile: false });
+    const alone = await bundle({ ...appOptions({ root, preact, dev, identity }), external: FRAMEWORKS, metafile: false });
     // esbuild keeps one `import{…}from"react…"` per module for externals; the real bundle has none
     // (it references the bundled framework), so they are not counted as app code.
     const glue = new RegExp(`import\\s*(\\{[^}]*\\}|\\*\\s*as\\s*[\\w$]+|[\\w$]+)\\s*from\\s*"(${FRAMEWORKS.join('|')})(/[^"]*)?";`, 'g');
@@ -118,21 +133,6 @@ async function licenses(root, metafile, legal) {
   return parts.join('\n');
 }
 
-/** Bundles sw.ts to one classic script with the build's constants injected. */
-export async function buildWorker({ root, entry = 'sw.ts', define }) {
-  const result = await bundle({
-    absWorkingDir: root,
-    entryPoints: [entry],
-    bundle: true,
-    format: 'iife',
-    target: 'es2020',
-    minify: true,
-    define: Object.fromEntries(Object.entries(define).map(([k, v]) => [k, JSON.stringify(v)])),
-    outfile: 'sw.js',
-  });
-  return Buffer.from(result.outputFiles[0].contents);
-}
-
 /** Lists files under dir as sorted posix paths relative to it. */
 export async function listFiles(dir, base = dir) {
   const out = [];
@@ -147,11 +147,12 @@ export async function listFiles(dir, base = dir) {
 const escapeHtml = (s) => s.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]);
 
 /**
- * Renders one route's HTML from the template: `%TITLE%` and the `<!--assets-->` marker.
+ * Renders one route's HTML from the template: `%TITLE%` (the route's), `%APP_TITLE%` (the app's)
+ * and the `<!--assets-->` marker.
  * Assets get `integrity` so a tampered CDN copy is refused (module scripts are CORS requests,
  * which same-origin satisfies without a crossorigin attribute).
  */
-export function renderHtml(template, { title, assets }) {
+export function renderHtml(template, { title, appTitle, assets }) {
   if (!template.includes('<!--assets-->')) throw new BuildError('static/index.html has no <!--assets--> marker');
   // The page mounts the app into #root (src/main.tsx); without it the page would stay blank.
   if (!/\sid="root"/.test(template)) throw new BuildError('static/index.html has no element with id="root"');
@@ -162,7 +163,21 @@ export function renderHtml(template, { title, assets }) {
         : `<script type="module" src="/${p}" integrity="${sri(contents)}"></script>`,
     )
     .join('\n');
-  return template.replace(/%TITLE%/g, escapeHtml(title)).replace('<!--assets-->', tags);
+  return template.replace(/%TITLE%/g, escapeHtml(title)).replace(/%APP_TITLE%/g, escapeHtml(appTitle)).replace('<!--assets-->', tags);
+}
+
+/**
+ * The web app manifest from its template (static/manifest.webmanifest): `name` and `short_name`
+ * come from package.json, so the installed app carries the same name as everything else.
+ */
+export function webManifest(templateText, appTitle) {
+  let manifest;
+  try {
+    manifest = JSON.parse(templateText);
+  } catch (error) {
+    throw new BuildError(`static/manifest.webmanifest is not valid JSON: ${error.message}`);
+  }
+  return JSON.stringify({ name: appTitle, short_name: appTitle, ...manifest }, null, 2) + '\n';
 }
 
 /** Audit record of one file: bytes raw, gzip, brotli and its SRI hash. */

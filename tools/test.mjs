@@ -7,7 +7,7 @@ import { existsSync, promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import * as esbuild from 'esbuild';
-import { listFiles } from './site.mjs';
+import { appIdentity, listFiles } from './site.mjs';
 import { PROGRAMS, typecheckProgram } from './typecheck.mjs';
 
 const root = process.cwd();
@@ -62,6 +62,10 @@ function run(cmd, argv, { env = {}, capture = false, timeout = SUITE_TIMEOUT_MS 
   });
 }
 
+// The app's name constants, as the build injects them (src/app-name.ts).
+const pkg = JSON.parse(await fs.readFile(path.join(root, 'package.json'), 'utf8'));
+const appDefines = Object.fromEntries(Object.entries(appIdentity(pkg)).map(([name, value]) => [name, JSON.stringify(value)]));
+
 /** Bundles every *.test.ts(x) under dir for Node (packages stay external); returns output files. */
 async function bundleTests(dir, outdir, { platform = 'node', alias = {} } = {}) {
   const src = path.join(root, 'test', dir);
@@ -81,7 +85,7 @@ async function bundleTests(dir, outdir, { platform = 'node', alias = {} } = {}) 
     jsx: 'automatic',
     sourcemap: 'inline',
     outExtension: { '.js': '.mjs' },
-    define: { __DEV__: 'false', 'process.env.NODE_ENV': '"production"' },
+    define: { __DEV__: 'false', 'process.env.NODE_ENV': '"production"', ...appDefines },
     logLevel: 'error',
   });
   return entries.map((e) => path.join(outdir, path.relative(src, e).replace(/\.tsx?$/, '.mjs')));

@@ -21,29 +21,33 @@ export const newId = (): string => Date.now().toString(36) + Math.random().toStr
 
 /** Keeps what is usable of stored data; `lost` tells whether anything had to be dropped. */
 export function recover(data: unknown): { doc: Doc; lost: boolean } {
-  const d = (data ?? {}) as { notes?: unknown; gone?: unknown };
-  const list: unknown[] = Array.isArray(d.notes) ? d.notes : [];
+  const stored = (data ?? {}) as { notes?: unknown; gone?: unknown };
+  const storedNotes: unknown[] = Array.isArray(stored.notes) ? stored.notes : [];
   const notes: Note[] = [];
-  for (const n of list as Partial<Note>[]) {
+  for (const candidate of storedNotes as Partial<Note>[]) {
     // A note whose text survived is kept even if its id or time did not.
-    if (typeof n?.text == 'string') notes.push({ id: typeof n.id == 'string' ? n.id : newId(), text: n.text, at: +n.at! || 0 });
+    if (typeof candidate?.text !== 'string') continue;
+    notes.push({ id: typeof candidate.id === 'string' ? candidate.id : newId(), text: candidate.text, at: Number(candidate.at) || 0 });
   }
-  const gone = Object.fromEntries(Object.entries(d.gone ?? {}).filter(([, t]) => typeof t == 'number'));
-  return { doc: merge({ notes, gone }, { notes: [], gone: {} }), lost: data !== undefined && (!Array.isArray(d.notes) || notes.length < list.length) };
+  const gone = Object.fromEntries(Object.entries(stored.gone ?? {}).filter(([, deletedAt]) => typeof deletedAt === 'number'));
+  const lost = data !== undefined && (!Array.isArray(stored.notes) || notes.length < storedNotes.length);
+  return { doc: merge({ notes, gone }, { notes: [], gone: {} }), lost };
 }
 
 /** Merges two versions note by note: the later edit wins, a note deleted after its last edit stays deleted. */
-export function merge(a: Doc, b: Doc): Doc {
-  const gone: Record<string, number> = { ...a.gone };
-  for (const [id, t] of Object.entries(b.gone)) if (!(gone[id] >= t)) gone[id] = t;
-  const byId = new Map<string, Note>();
-  for (const n of [...a.notes, ...b.notes]) {
-    const m = byId.get(n.id);
-    // Equal times: the text decides, so both tabs pick the same winner.
-    if (!m || n.at > m.at || (n.at == m.at && n.text > m.text)) byId.set(n.id, n);
+export function merge(mine: Doc, theirs: Doc): Doc {
+  const gone: Record<string, number> = { ...mine.gone };
+  for (const [id, deletedAt] of Object.entries(theirs.gone)) {
+    if (!(gone[id] >= deletedAt)) gone[id] = deletedAt;
   }
-  return {
-    notes: [...byId.values()].filter((n) => !(gone[n.id] >= n.at)).sort((x, y) => (x.id < y.id ? -1 : 1)),
-    gone: Object.fromEntries(Object.entries(gone).sort()),
-  };
+  const newestById = new Map<string, Note>();
+  for (const note of [...mine.notes, ...theirs.notes]) {
+    const known = newestById.get(note.id);
+    if (!known || isNewer(note, known)) newestById.set(note.id, note);
+  }
+  const notes = [...newestById.values()].filter((note) => !(gone[note.id] >= note.at)).sort((a, b) => (a.id < b.id ? -1 : 1));
+  return { notes, gone: Object.fromEntries(Object.entries(gone).sort()) };
 }
+
+/** Whether `note` wins over `known`: a later edit, or at equal times the greater text, so both tabs pick the same winner. */
+const isNewer = (note: Note, known: Note): boolean => note.at > known.at || (note.at === known.at && note.text > known.text);

@@ -1,5 +1,6 @@
 // The notes store: the editing actions, a debounced save to the device, a synchronous flush for
 // `pagehide`, hidden tabs and reloads, and merging what another tab saved (`storage` event).
+import { storageKey } from '../app-name';
 import { onFlush } from '../offline/flush';
 import { area, load, save, type StorageProblem } from '../offline/storage';
 import { createStore, type Store } from '../store';
@@ -15,7 +16,7 @@ export interface NotesState {
 }
 
 /** localStorage key of the notes document. */
-export const NOTES_KEY = 'offline-shell:notes';
+export const NOTES_KEY = storageKey('notes');
 /** Where unreadable stored notes are copied before anything overwrites them. */
 export const BACKUP_KEY = NOTES_KEY + ':backup';
 
@@ -26,14 +27,14 @@ export const notes: Store<NotesState> = state;
 let doc: Doc = { notes: [], gone: {} };
 let dirty = false;
 let timer: ReturnType<typeof setTimeout> | undefined;
-let wait = 1000;
+let debounce = 1000;
 let storage: Storage | null = null;
 
-const same = (a: Doc, b: Doc) => JSON.stringify(a) == JSON.stringify(b);
+const sameDoc = (a: Doc, b: Doc) => JSON.stringify(a) === JSON.stringify(b);
 const saveSoon = () => {
   dirty = true;
-  // Not reset by each keystroke: during long typing a save still happens every `wait` ms.
-  timer ??= setTimeout(flushNotes, wait);
+  // Not reset by each keystroke: during long typing a save still happens every `debounce` ms.
+  timer ??= setTimeout(flushNotes, debounce);
 };
 const change = (next: Doc) => {
   doc = next;
@@ -61,59 +62,61 @@ export function addNote(): string {
 
 /** Replaces the text of a note. */
 export function editNote(id: string, text: string): void {
-  change({ ...doc, notes: doc.notes.map((n) => (n.id == id ? { id, text, at: Date.now() } : n)) });
+  change({ ...doc, notes: doc.notes.map((note) => (note.id === id ? { id, text, at: Date.now() } : note)) });
 }
 
 /** Deletes a note (and remembers when, so another tab's older copy does not bring it back). */
 export function deleteNote(id: string): void {
-  change({ notes: doc.notes.filter((n) => n.id != id), gone: { ...doc.gone, [id]: Date.now() } });
+  change({ notes: doc.notes.filter((note) => note.id !== id), gone: { ...doc.gone, [id]: Date.now() } });
 }
 
 /** Loads the notes and starts saving them; `storage` and `debounceMs` are for tests. Returns a stop function. */
-export function startNotes({ debounceMs = 1000, storage: s = area() }: { debounceMs?: number; storage?: Storage | null } = {}): () => void {
-  wait = debounceMs;
-  storage = s;
+export function startNotes({ debounceMs = 1000, storage: notesStorage = area() }: { debounceMs?: number; storage?: Storage | null } = {}): () => void {
+  debounce = debounceMs;
+  storage = notesStorage;
   clearTimeout(timer);
   timer = undefined;
   dirty = false;
-  const { raw, value, problem } = load(NOTES_KEY, s);
+  const { raw, value, problem } = load(NOTES_KEY, storage);
   const { doc: found, lost } = recover(value);
   // New users (and anyone whose storage gave nothing back) start with one empty note; someone
   // who deleted every note has tombstones and gets none. Its fixed id and time 0 make the first
   // note of two fresh tabs the same note, not two.
   doc = found.notes.length || Object.keys(found.gone).length ? found : { notes: [{ id: '0', text: '', at: 0 }], gone: {} };
-  const corrupt = problem == 'corrupt' || lost;
-  state.set({ notes: doc.notes, corrupt, problem: problem == 'unavailable' ? problem : undefined });
+  const corrupt = problem === 'corrupt' || lost;
+  state.set({ notes: doc.notes, corrupt, problem: problem === 'unavailable' ? problem : undefined });
   // Keep the unreadable text before the first save replaces it; save what was recovered only
   // once the copy exists.
-  if (corrupt && !save(BACKUP_KEY, raw, s)) {
+  if (corrupt && !save(BACKUP_KEY, raw, storage)) {
     dirty = true;
     flushNotes();
   }
 
-  const onStorage = (e: StorageEvent) => {
-    if (e.key != NOTES_KEY || !e.newValue) return;
+  const onStorage = (event: StorageEvent) => {
+    if (event.key !== NOTES_KEY || !event.newValue) return;
     let theirs: Doc;
     try {
-      theirs = recover(JSON.parse(e.newValue)).doc;
+      theirs = recover(JSON.parse(event.newValue)).doc;
     } catch {
       return;
     }
     const merged = merge(doc, theirs);
-    if (!same(merged, doc)) {
+    if (!sameDoc(merged, doc)) {
       doc = merged;
       state.update({ notes: merged.notes });
     }
     // What they stored lacks something newer of ours: store the merge (it converges: merging again gives the same).
-    if (!same(merged, theirs)) saveSoon();
+    if (!sameDoc(merged, theirs)) saveSoon();
   };
-  const onHide = () => document.hidden && flushNotes();
+  const onHide = () => {
+    if (document.hidden) flushNotes();
+  };
   addEventListener('storage', onStorage);
   addEventListener('pagehide', flushNotes);
   document.addEventListener('visibilitychange', onHide);
-  const off = onFlush(flushNotes);
+  const stopFlushing = onFlush(flushNotes);
   return () => {
-    off();
+    stopFlushing();
     clearTimeout(timer);
     timer = undefined;
     removeEventListener('storage', onStorage);

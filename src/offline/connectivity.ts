@@ -1,6 +1,7 @@
 // The network as the browser reports it (`navigator.onLine` and its online/offline events), what
 // the last reachability probe found, and a short log of transitions for the status page.
 import { createStore, type Store } from '../store';
+import { storageKey } from '../app-name';
 import { area, load, save } from './storage';
 
 /** What the browser says about the network, what the last probe found, and since when. */
@@ -19,9 +20,11 @@ export interface LogEntry {
 }
 
 /** sessionStorage key of the log's tail, so the entries before a reload are still shown after it. */
-export const LOG_KEY = 'offline-shell:log';
-const KEEP = 8; // entries that survive a reload
-const MAX = 50; // entries kept in memory
+export const LOG_KEY = storageKey('log');
+/** Entries that survive a reload. */
+const KEPT_ACROSS_RELOAD = 8;
+/** Entries kept in memory. */
+const KEPT_IN_MEMORY = 50;
 
 const state = createStore<Connectivity>({ online: true, since: Date.now(), probe: 'unknown', probeAt: null });
 const log = createStore<readonly LogEntry[]>([]);
@@ -33,36 +36,45 @@ export const connectivityLog: Store<readonly LogEntry[]> = log;
 
 /** Appends a transition to the log (and its tail to sessionStorage). */
 export function logTransition(kind: LogEntry['kind'], detail?: string): void {
-  const next = [...log.getSnapshot(), { at: Date.now(), kind, detail }].slice(-MAX);
+  const next = [...log.getSnapshot(), { at: Date.now(), kind, detail }].slice(-KEPT_IN_MEMORY);
   log.set(next);
-  save(LOG_KEY, next.slice(-KEEP), area('sessionStorage'));
+  save(LOG_KEY, next.slice(-KEPT_ACROSS_RELOAD), area('sessionStorage'));
 }
 
 /**
  * Asks whether the server is reachable now: `navigator.onLine` only means "some network
- * interface is up". HEAD of a file the worker never caches (it handles GET only) with
- * `cache: 'no-store'`, so neither the worker nor the HTTP cache can answer for the server.
+ * interface is up". Records the answer in the store and the log.
  */
 export async function probe(url = '/sw.js'): Promise<boolean> {
-  let detail: string | undefined = 'no answer';
+  const failure = await probeFailure(url);
+  state.update({ probe: failure ? 'failed' : 'ok', probeAt: Date.now() });
+  logTransition(failure ? 'probe-failed' : 'probe-ok', failure);
+  return !failure;
+}
+
+/**
+ * Why a HEAD of `url` got no 2xx, or undefined when it did. HEAD of a file the worker never
+ * caches (it handles GET only) with `cache: 'no-store'`, so neither the worker nor the HTTP
+ * cache can answer for the server.
+ */
+async function probeFailure(url: string): Promise<string | undefined> {
   try {
-    const res = await fetch(url, { method: 'HEAD', cache: 'no-store' });
-    detail = res.ok ? undefined : 'HTTP ' + res.status;
-  } catch {}
-  state.update({ probe: detail ? 'failed' : 'ok', probeAt: Date.now() });
-  logTransition(detail ? 'probe-failed' : 'probe-ok', detail);
-  return !detail;
+    const response = await fetch(url, { method: 'HEAD', cache: 'no-store' });
+    return response.ok ? undefined : `HTTP ${response.status}`;
+  } catch {
+    return 'no answer';
+  }
 }
 
 /** Starts watching the network; returns a stop function. */
 export function startConnectivity(): () => void {
   const saved = load(LOG_KEY, area('sessionStorage')).value;
   if (Array.isArray(saved)) log.set(saved);
-  const update = (e?: Event) => {
+  const update = (event?: Event) => {
     const online = navigator.onLine;
     state.update({ online, since: Date.now() });
     // A page loaded offline gets no `offline` event (it never saw the network go): log it too.
-    if (e || !online) logTransition(online ? 'online' : 'offline');
+    if (event || !online) logTransition(online ? 'online' : 'offline');
   };
   update();
   addEventListener('online', update);

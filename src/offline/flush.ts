@@ -1,22 +1,22 @@
 // Everything that must reach device storage before the page goes away registers here, so every
-// reload path (reconnect, "Reload to update", the kill switch) can save the user's text first.
-import { area, save } from './storage';
+// reload path (reconnect, "Reload to update", the kill switch) saves the user's text first.
+import { APP_NAME } from '../app-name';
 
 const flushers = new Set<() => void>();
 
 /** Registers a synchronous save; returns its unregister. */
-export function onFlush(fn: () => void): () => void {
-  flushers.add(fn);
-  return () => flushers.delete(fn);
+export function onFlush(save: () => void): () => void {
+  flushers.add(save);
+  return () => flushers.delete(save);
 }
 
 /** Runs every registered save now; one failing save does not stop the others. */
 export function flushAll(): void {
-  for (const fn of [...flushers]) {
+  for (const save of [...flushers]) {
     try {
-      fn();
-    } catch (err) {
-      console.error('offline-shell: a save failed before reload', err);
+      save();
+    } catch (error) {
+      console.error(`${APP_NAME}: a save failed before reload`, error);
     }
   }
 }
@@ -25,16 +25,4 @@ export function flushAll(): void {
 export function reloadAfterFlush(): void {
   flushAll();
   location.reload();
-}
-
-/**
- * The reload-loop guard of the automatic reloads: the ms left of the `ms` window after the last
- * reload recorded under `key` (sessionStorage). When none is left, records now, so the caller
- * reloads. Without sessionStorage there is no guard (NaN): reloading beats never reloading.
- */
-export function reloadGuard(key: string, ms: number): number {
-  const s = area('sessionStorage');
-  const left = Number(s?.getItem(key)) + ms - Date.now();
-  if (!(left > 0)) save(key, '' + Date.now(), s);
-  return left;
 }

@@ -2,8 +2,10 @@
 // only after the page was really offline, once the network has been stable for a while and the
 // server answers, never twice within the guard window, never in a hidden tab, and always through
 // reloadAfterFlush() so every pending save reaches the device first.
+import { storageKey } from '../app-name';
 import { logTransition, probe } from './connectivity';
-import { reloadAfterFlush, reloadGuard } from './flush';
+import { reloadAfterFlush } from './flush';
+import { claimReload } from './reload-guard';
 
 /** Timings (ms) and seams of the reload policy; every field has a production default, tests shorten them. */
 export interface ReconnectOptions {
@@ -20,8 +22,8 @@ export interface ReconnectOptions {
   reload?: () => void;
 }
 
-/** sessionStorage key holding the time of the last automatic reload. */
-export const GUARD_KEY = 'offline-shell:reconnect-reload';
+/** sessionStorage key holding the time of the last reconnect reload. */
+export const GUARD_KEY = storageKey('reconnect-reload');
 
 /** Starts the reload-on-reconnect policy; returns a stop function. */
 export function startReconnect({
@@ -32,66 +34,75 @@ export function startReconnect({
   check = probe,
   reload = reloadAfterFlush,
 }: ReconnectOptions = {}): () => void {
-  // True once the page has been offline (a page loaded offline gets no `offline` event) and
-  // until it reloads: `online` alone is not a reason to reload.
-  let wanted = !navigator.onLine;
-  let waitingForShow = false;
+  // Precondition of the reload: the page has been offline (a page loaded offline gets no
+  // `offline` event, hence onLine), and has not reloaded since. `online` alone is no reason.
+  let reloadPending = !navigator.onLine;
+  // The tab was hidden when the reload was due: it reloads when shown, not behind the user's back.
+  let reloadWhenVisible = false;
   let timer: ReturnType<typeof setTimeout> | undefined;
-  let delay = backoffMs;
+  let nextBackoffMs = backoffMs;
   // Bumped by every network change: a probe answer that started before it is stale.
-  let run = 0;
-  const later = (ms: number) => {
+  let networkEpoch = 0;
+
+  const scheduleAttempt = (delayMs: number) => {
     clearTimeout(timer);
-    timer = setTimeout(attempt, ms);
+    timer = setTimeout(attempt, delayMs);
   };
 
   async function attempt() {
-    // Offline: the `online` event starts over. Hidden: the tab reloads when shown, not behind
-    // the user's back (its state could change while they are away and a hidden reload is wasted).
-    if (!wanted || !navigator.onLine) return;
-    if (document.hidden) return void (waitingForShow = true);
-    const mine = run;
-    const ok = await check();
-    if (mine != run) return;
-    if (!ok) {
-      later(delay);
-      delay = Math.min(delay * 2, maxBackoffMs);
+    // Offline again: the next `online` event starts over.
+    if (!reloadPending || !navigator.onLine) return;
+    if (document.hidden) {
+      reloadWhenVisible = true;
       return;
     }
-    if (document.hidden) return void (waitingForShow = true);
-    const left = reloadGuard(GUARD_KEY, guardMs);
+    const epochAtStart = networkEpoch;
+    const reachable = await check();
+    if (epochAtStart !== networkEpoch) return;
+    if (!reachable) {
+      scheduleAttempt(nextBackoffMs);
+      nextBackoffMs = Math.min(nextBackoffMs * 2, maxBackoffMs);
+      return;
+    }
+    if (document.hidden) {
+      reloadWhenVisible = true;
+      return;
+    }
     // Within the guard window (a reload loop, or the network dropped right after the last
     // reload): wait out the window instead of reloading again.
-    if (left > 0) return later(left);
-    wanted = false;
+    const waitMs = claimReload(GUARD_KEY, guardMs);
+    if (waitMs > 0) {
+      scheduleAttempt(waitMs);
+      return;
+    }
+    reloadPending = false;
     logTransition('reload');
     reload();
   }
 
   const onOffline = () => {
-    wanted = true;
-    run++;
+    reloadPending = true;
+    networkEpoch++;
     clearTimeout(timer);
   };
   const onOnline = () => {
-    run++;
-    delay = backoffMs;
-    if (wanted) later(stableMs);
+    networkEpoch++;
+    nextBackoffMs = backoffMs;
+    if (reloadPending) scheduleAttempt(stableMs);
   };
-  const onVisibility = () => {
-    if (!document.hidden && waitingForShow) {
-      waitingForShow = false;
-      later(0);
-    }
+  const onVisibilityChange = () => {
+    if (document.hidden || !reloadWhenVisible) return;
+    reloadWhenVisible = false;
+    scheduleAttempt(0);
   };
   addEventListener('offline', onOffline);
   addEventListener('online', onOnline);
-  document.addEventListener('visibilitychange', onVisibility);
+  document.addEventListener('visibilitychange', onVisibilityChange);
   return () => {
-    run++;
+    networkEpoch++;
     clearTimeout(timer);
     removeEventListener('offline', onOffline);
     removeEventListener('online', onOnline);
-    document.removeEventListener('visibilitychange', onVisibility);
+    document.removeEventListener('visibilitychange', onVisibilityChange);
   };
 }

@@ -1,7 +1,9 @@
 // The service worker's state for the UI, and the page's side of updates: register /sw.js, follow
 // the install (with progress), offer a waiting version, and reload once when the user takes it.
+import { PROGRESS_CHANNEL, storageKey } from '../app-name';
 import { createStore, type Store } from '../store';
-import { reloadAfterFlush, reloadGuard } from './flush';
+import { reloadAfterFlush } from './flush';
+import { claimReload } from './reload-guard';
 
 /** Where the worker stands, as the UI shows it. */
 export type WorkerState = 'unsupported' | 'registering' | 'installing' | 'ready' | 'update-waiting' | 'error';
@@ -21,15 +23,9 @@ export interface RegistrationSnapshot {
   error: string | null;
 }
 
-/** What the active worker reports about itself (its answer to GET_VERSION). */
-export interface WorkerInfo {
+/** What the active worker answers to GET_VERSION. */
+export interface WorkerVersion {
   version: string;
-  /** The CacheStorage name holding this version's files. */
-  cache: string;
-  /** URL of the precache manifest (URL path -> SRI hash; '' = not hash-checked), stored in `cache`. */
-  manifest: string;
-  /** SRI hash of the manifest's bytes, as pinned in sw.js. */
-  integrity: string;
 }
 
 const state = createStore<RegistrationSnapshot>({ state: 'unsupported', progress: null, version: null, scope: null, lastCheck: null, error: null });
@@ -37,90 +33,131 @@ const state = createStore<RegistrationSnapshot>({ state: 'unsupported', progress
 /** The registration store. */
 export const registration: Store<RegistrationSnapshot> = state;
 
-const HOUR = 3_600_000;
-// The worker broadcasts install progress on this channel: its cache prefix (package.json name + '-').
-const CHANNEL = 'offline-shell-';
-const GUARD = 'offline-shell:update-reload';
-let reg: ServiceWorkerRegistration | undefined;
-let asked: ServiceWorker | undefined; // the active worker whose version the store holds
+const HOUR_MS = 3_600_000;
+/** No second update reload within this long: DevTools' "update on reload" would loop. */
+const UPDATE_RELOAD_GUARD_MS = 10_000;
+/** sessionStorage key holding the time of the last update reload. */
+const UPDATE_RELOAD_KEY = storageKey('update-reload');
+
+let workerRegistration: ServiceWorkerRegistration | undefined;
+/** The active worker whose version the store holds: asked once per worker. */
+let versionAskedOf: ServiceWorker | undefined;
 
 /** Derives the state from the registration's workers; asks the version once one is active. */
-function sync(): void {
-  const r = reg!;
-  if (r.waiting && r.active) state.update({ state: 'update-waiting' });
-  else if (r.active?.state === 'activated') {
+function syncState(registered: ServiceWorkerRegistration): void {
+  const active = registered.active;
+  if (registered.waiting && active) {
+    state.update({ state: 'update-waiting' });
+    return;
+  }
+  if (active?.state === 'activated') {
     state.update({ state: 'ready' });
-    if (r.active !== asked) {
-      // Ask the newly active worker for its version; a worker that never answers leaves it unknown.
-      const ch = new MessageChannel();
-      ch.port1.onmessage = (e: MessageEvent<WorkerInfo>) => state.update({ version: e.data.version });
-      (asked = r.active).postMessage({ type: 'GET_VERSION' }, [ch.port2]);
-    }
-  } else if (r.installing || r.waiting) state.update({ state: 'installing', progress: state.getSnapshot().progress ?? { done: 0, total: 0 } });
+    if (active !== versionAskedOf) askVersion(active);
+    return;
+  }
+  if (registered.installing || registered.waiting) {
+    state.update({ state: 'installing', progress: state.getSnapshot().progress ?? { done: 0, total: 0 } });
+  }
 }
 
-/** Follows one worker; an install that fails (installing -> redundant) is reported. */
-function watch(w: ServiceWorker | null): void {
-  let last = w?.state;
-  w?.addEventListener('statechange', () => {
-    if (w.state === 'redundant' && last === 'installing') {
-      // The first install failing leaves no offline copy; a failed update leaves the old one serving.
-      state.update(reg?.active ? { error: 'An update failed to install; this version keeps working.' } : { state: 'error', error: 'Could not save the app for offline use.' });
-    }
-    last = w.state;
-    sync();
+/** Asks a newly active worker for its version; a worker that never answers leaves it unknown. */
+function askVersion(active: ServiceWorker): void {
+  versionAskedOf = active;
+  const channel = new MessageChannel();
+  channel.port1.onmessage = (event: MessageEvent<WorkerVersion>) => state.update({ version: event.data.version });
+  active.postMessage({ type: 'GET_VERSION' }, [channel.port2]);
+}
+
+/** Follows one worker's state changes; an install that fails (installing -> redundant) is reported. */
+function follow(registered: ServiceWorkerRegistration, worker: ServiceWorker | null): void {
+  if (!worker) return;
+  let previous = worker.state;
+  worker.addEventListener('statechange', () => {
+    if (worker.state === 'redundant' && previous === 'installing') reportFailedInstall(registered);
+    previous = worker.state;
+    syncState(registered);
   });
+}
+
+/** The first install failing leaves no offline copy; a failed update leaves the old one serving. */
+function reportFailedInstall(registered: ServiceWorkerRegistration): void {
+  if (registered.active) state.update({ error: 'An update failed to install; this version keeps working.' });
+  else state.update({ state: 'error', error: 'Could not save the app for offline use.' });
+}
+
+/**
+ * Reloads once onto a new version when a new worker takes control (the user chose "Reload to
+ * update", here or in another tab, or the kill switch took over). Preconditions: a worker
+ * controlled this page before (the first install's claim() is no reason to reload), and no update
+ * reload happened within the guard window.
+ */
+function reloadOnControllerChange(serviceWorker: ServiceWorkerContainer): void {
+  let controlledBefore = !!serviceWorker.controller;
+  serviceWorker.addEventListener('controllerchange', () => {
+    if (controlledBefore && claimReload(UPDATE_RELOAD_KEY, UPDATE_RELOAD_GUARD_MS) === 0) reloadAfterFlush();
+    controlledBefore = true;
+  });
+}
+
+/** Shows the first install's "n of m files", which the worker broadcasts as it precaches. */
+function listenForProgress(): void {
+  // Safari before 15.4 has workers but no BroadcastChannel: no progress there, the rest works.
+  if (!self.BroadcastChannel) return;
+  new BroadcastChannel(PROGRESS_CHANNEL).onmessage = (event: MessageEvent<[number, number]>) => {
+    if (state.getSnapshot().state !== 'installing') return;
+    const [done, total] = event.data;
+    state.update({ progress: { done, total } });
+  };
+}
+
+/** Registers /sw.js, then follows its workers and checks for updates hourly and when back online. */
+async function register(serviceWorker: ServiceWorkerContainer): Promise<void> {
+  let registered: ServiceWorkerRegistration | undefined;
+  try {
+    // updateViaCache 'none': the browser's update check always reaches the server for sw.js.
+    registered = await serviceWorker.register('/sw.js', { scope: '/', updateViaCache: 'none' });
+  } catch (error) {
+    state.update({ state: 'error', error: `Offline use is unavailable: ${(error as Error).message}` });
+    return;
+  }
+  // Chromium with workers blocked resolves to undefined instead of rejecting.
+  if (!registered) {
+    state.update({ state: 'unsupported' });
+    return;
+  }
+  workerRegistration = registered;
+  state.update({ scope: registered.scope, lastCheck: Date.now() });
+  registered.addEventListener('updatefound', () => {
+    follow(registered, registered.installing);
+    syncState(registered);
+  });
+  for (const worker of [registered.installing, registered.waiting, registered.active]) follow(registered, worker);
+  syncState(registered);
+  setInterval(checkForUpdate, HOUR_MS);
+  addEventListener('online', checkForUpdate);
 }
 
 /** Registers /sw.js after the load event (not in dev builds). */
 export function startRegistration(): void {
-  const sw = navigator.serviceWorker;
-  if (!sw) return; // stays 'unsupported': the app works online as before
+  const serviceWorker = navigator.serviceWorker;
+  if (!serviceWorker) return; // stays 'unsupported': the app works online as before
   state.update({ state: 'registering' });
-  let controlled = !!sw.controller;
-  sw.addEventListener('controllerchange', () => {
-    // A new version took over (the user chose it, here or in another tab) or the kill switch did:
-    // reload once onto it. Not on the first install's claim(), and never twice in 10 s (DevTools'
-    // "update on reload" would loop).
-    if (controlled && !(reloadGuard(GUARD, 10_000) > 0)) reloadAfterFlush();
-    controlled = true;
-  });
-  // Safari before 15.4 has workers but no BroadcastChannel: no progress there, the rest works.
-  if (self.BroadcastChannel)
-    new BroadcastChannel(CHANNEL).onmessage = (e: MessageEvent<[number, number]>) => {
-      if (state.getSnapshot().state === 'installing') state.update({ progress: { done: e.data[0], total: e.data[1] } });
-    };
-  const go = () =>
-    sw.register('/sw.js', { scope: '/', updateViaCache: 'none' }).then(
-      (r) => {
-        // Chromium with workers blocked resolves to undefined instead of rejecting.
-        if (!r) return state.update({ state: 'unsupported' });
-        reg = r;
-        state.update({ scope: r.scope, lastCheck: Date.now() });
-        r.addEventListener('updatefound', () => {
-          watch(r.installing);
-          sync();
-        });
-        [r.installing, r.waiting, r.active].forEach(watch);
-        sync();
-        setInterval(checkForUpdate, HOUR);
-        addEventListener('online', checkForUpdate);
-      },
-      (err: Error) => state.update({ state: 'error', error: `Offline use is unavailable: ${err.message}` }),
-    );
-  if (document.readyState === 'complete') go();
-  else addEventListener('load', go, { once: true });
+  reloadOnControllerChange(serviceWorker);
+  listenForProgress();
+  // After `load`: the install's downloads must not compete with the page's own.
+  if (document.readyState === 'complete') register(serviceWorker);
+  else addEventListener('load', () => register(serviceWorker), { once: true });
 }
 
 /** Asks the server for a new sw.js now. */
 export function checkForUpdate(): void {
-  if (!reg) return;
+  if (!workerRegistration) return;
   state.update({ lastCheck: Date.now() });
   // Offline or the server is down: the next check (hourly, or when the network returns) retries.
-  reg.update().catch(() => {});
+  workerRegistration.update().catch(() => {});
 }
 
 /** Activates the waiting worker; the page reloads once when it takes control. */
 export function applyUpdate(): void {
-  reg?.waiting?.postMessage({ type: 'SKIP_WAITING' });
+  workerRegistration?.waiting?.postMessage({ type: 'SKIP_WAITING' });
 }

@@ -8,31 +8,40 @@ export type StorageProblem = 'full' | 'unavailable' | 'corrupt';
 /** The page's localStorage (or sessionStorage), or null where the browser forbids it: with site data blocked, merely reading `window.localStorage` throws a SecurityError. */
 export function area(kind: 'localStorage' | 'sessionStorage' = 'localStorage'): Storage | null {
   try {
-    const s = window[kind];
-    s.length; // Firefox hands out the object but throws on first use when storage is disabled
-    return s;
+    const storage = window[kind];
+    // Firefox hands out the object but throws on first use when storage is disabled.
+    void storage.length;
+    return storage;
   } catch {
     return null;
   }
 }
 
 /** Reads `key` as JSON: `raw` is the stored text (null when absent); invalid JSON gives problem 'corrupt'. */
-export function load(key: string, s = area()): { raw: string | null; value?: unknown; problem?: StorageProblem } {
-  let raw: string | null = null;
+export function load(key: string, storage = area()): { raw: string | null; value?: unknown; problem?: StorageProblem } {
+  if (!storage) return { raw: null, problem: 'unavailable' };
+  let raw: string | null;
   try {
-    raw = s!.getItem(key);
-    return { raw, value: raw === null ? undefined : JSON.parse(raw) };
+    raw = storage.getItem(key);
   } catch {
-    return { raw, problem: s && raw !== null ? 'corrupt' : 'unavailable' };
+    return { raw: null, problem: 'unavailable' };
+  }
+  if (raw === null) return { raw, value: undefined };
+  try {
+    return { raw, value: JSON.parse(raw) };
+  } catch {
+    return { raw, problem: 'corrupt' };
   }
 }
 
 /** Writes `value` (a string as is, anything else as JSON); returns the problem, or undefined once stored. */
-export function save(key: string, value: unknown, s = area()): StorageProblem | undefined {
+export function save(key: string, value: unknown, storage = area()): StorageProblem | undefined {
+  if (!storage) return 'unavailable';
   try {
-    s!.setItem(key, typeof value == 'string' ? value : JSON.stringify(value));
-  } catch (err) {
+    storage.setItem(key, typeof value === 'string' ? value : JSON.stringify(value));
+    return undefined;
+  } catch (error) {
     // QuotaExceededError (Chromium, WebKit) / NS_ERROR_DOM_QUOTA_REACHED (old Firefox)
-    return s && /quota/i.test((err as Error).name) ? 'full' : 'unavailable';
+    return /quota/i.test((error as Error).name) ? 'full' : 'unavailable';
   }
 }

@@ -1,6 +1,7 @@
+import { APP_TITLE } from '../app-name';
 import routes from '../routes.json';
 import { Banners } from './Banners';
-import { Page } from './pages';
+import { Page } from './Page';
 import { route } from './router';
 import { useStore } from './useStore';
 
@@ -11,10 +12,10 @@ export function App() {
     <>
       <a className="skip" href="#main">Skip to content</a>
       <header className="bar">
-        <a className="brand" href="/">offline-shell</a>
+        <a className="brand" href="/">{APP_TITLE}</a>
         <nav aria-label="Main">
-          {routes.map((r) => (
-            <a key={r.path} href={r.path} aria-current={r.path === here ? 'page' : undefined}>{r.title}</a>
+          {routes.map((route) => (
+            <a key={route.path} href={route.path} aria-current={route.path === here ? 'page' : undefined}>{route.title}</a>
           ))}
         </nav>
       </header>

@@ -1,10 +1,43 @@
-import { OfflineBanner } from './OfflineBanner';
-import { WorkerBanner } from './WorkerBanner';
+// The status banners: offline, installing, ready, update waiting.
+import { connectivity } from '../offline/connectivity';
+import { applyUpdate, registration } from '../offline/registration';
+import { useStore } from './useStore';
 
 /**
- * Status banners (offline, installing, ready, update waiting) in one polite live region, so screen
- * readers announce changes. It sits in the page flow above <main>, never over content.
+ * Status banners in one polite live region, so screen readers announce changes. It sits in the
+ * page flow above <main>, never over content.
  */
 export function Banners() {
-  return <div className="banners" role="status" aria-live="polite"><OfflineBanner /><WorkerBanner /></div>;
+  return (
+    <div className="banners" role="status" aria-live="polite">
+      <OfflineBanner />
+      <WorkerBanner />
+    </div>
+  );
+}
+
+/** Says so while the browser is offline, and that nothing here depends on the network. */
+function OfflineBanner() {
+  const { online } = useStore(connectivity);
+  if (online) return null;
+  return <p className="offline">You are offline; everything here still works.</p>;
+}
+
+/** The worker's news: precache progress and "Ready to work offline" on first install, and a waiting new version. */
+function WorkerBanner() {
+  const { state, progress } = useStore(registration);
+  if (state === 'update-waiting') {
+    return (
+      <p>
+        A new version is ready. <button type="button" onClick={applyUpdate}>Reload to update</button>
+      </p>
+    );
+  }
+  if (state === 'installing') {
+    const counted = progress?.total ? `: ${progress.done} of ${progress.total} files` : '…';
+    return <p>Saving the app for offline use{counted}</p>;
+  }
+  // progress is set only in the page that saw the first install, so ordinary visits stay quiet.
+  if (state === 'ready' && progress) return <p>Ready to work offline.</p>;
+  return null;
 }

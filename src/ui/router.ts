@@ -1,6 +1,7 @@
 // Client-side routing with the History API, framework-free: a store of the current route path.
 // Links stay real <a href> (new tab, copy link, the 404 page of any host); once started, a
 // same-origin left-click on a link to one of our routes becomes pushState instead of a page load.
+import { APP_TITLE } from '../app-name';
 import routes from '../routes.json';
 import { createStore, type Store } from '../store';
 
@@ -8,7 +9,7 @@ import { createStore, type Store } from '../store';
 export const routePath = (pathname: string): string => pathname.replace(/\/?$/, '/');
 
 /** The route's title, or "Not found" for a path that is not one of ours. */
-export const titleOf = (path: string): string => routes.find((r) => r.path === path)?.title ?? 'Not found';
+export const titleOf = (path: string): string => routes.find((route) => route.path === path)?.title ?? 'Not found';
 
 // Set from the URL by startRouter(), before the first render.
 const state = createStore('/');
@@ -20,7 +21,7 @@ export const route: Store<string> = state;
 function show(focus: boolean): void {
   const path = routePath(location.pathname);
   state.set(path);
-  document.title = `${titleOf(path)} · offline-shell`;
+  document.title = `${titleOf(path)} · ${APP_TITLE}`;
   // A page load puts focus at the top; a client-side one must move it too, or a screen reader
   // stays on the clicked link with no sign the content changed. <main> has tabindex=-1.
   if (focus) document.getElementById('main')?.focus({ preventScroll: true });
@@ -34,14 +35,19 @@ export function navigate(href: string): void {
   show(true);
 }
 
-function onClick(e: MouseEvent): void {
-  const a = (e.target as Element).closest?.('a');
-  // Modified or non-primary clicks mean "new tab/window": the browser's. So are links with a
-  // target, to other origins, to files (/audit.json), and in-page anchors (the skip link).
-  if (e.defaultPrevented || e.button || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey || !a || a.target || a.origin !== location.origin) return;
-  if ((a.hash && a.pathname === location.pathname) || !routes.some((r) => r.path === routePath(a.pathname))) return;
-  e.preventDefault();
-  navigate(a.href);
+/** Turns a plain left-click on a link to one of our routes into a client-side navigation. */
+function onClick(event: MouseEvent): void {
+  if (event.defaultPrevented || event.button !== 0) return;
+  // Modified clicks mean "new tab/window": the browser's job.
+  if (event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+  const link = (event.target as Element).closest?.('a');
+  // So are links with a target and links to other origins.
+  if (!link || link.target || link.origin !== location.origin) return;
+  // In-page anchors (the skip link) and files (/audit.json) are not routes.
+  if (link.hash && link.pathname === location.pathname) return;
+  if (!routes.some((route) => route.path === routePath(link.pathname))) return;
+  event.preventDefault();
+  navigate(link.href);
 }
 
 const onPop = () => show(true);

@@ -1,6 +1,6 @@
 import * as assert from 'uvu/assert';
 import { About } from '../../src/ui/about/About';
-import { num, size } from '../../src/ui/about/audit';
+import { formatNumber, formatSize } from '../../src/ui/format';
 import { mount, waitFor } from './mount';
 
 describe('about screen in Chromium', () => {
@@ -14,11 +14,11 @@ describe('about screen in Chromium', () => {
   });
 
   it('formats sizes the same on every machine', () => {
-    assert.is(num(1234567), '1,234,567');
-    assert.is(size(0), '0 B');
-    assert.is(size(1023), '1023 B');
-    assert.is(size(83_968), '82 KB');
-    assert.is(size(84_300), '82.3 KB');
-    assert.is(size(10 * 1024 ** 3), '10 GB');
+    assert.is(formatNumber(1234567), '1,234,567');
+    assert.is(formatSize(0), '0 B');
+    assert.is(formatSize(1023), '1023 B');
+    assert.is(formatSize(83_968), '82 KB');
+    assert.is(formatSize(84_300), '82.3 KB');
+    assert.is(formatSize(10 * 1024 ** 3), '10 GB');
   });
 });

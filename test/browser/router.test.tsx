@@ -2,6 +2,7 @@ import * as assert from 'uvu/assert';
 import { App } from '../../src/ui/App';
 import { startRouter } from '../../src/ui/router';
 import { mount, waitFor } from './mount';
+import { APP_TITLE } from '../../src/app-name';
 
 describe('client-side routing in Chromium (App + router)', () => {
   const start = location.href;
@@ -21,7 +22,7 @@ describe('client-side routing in Chromium (App + router)', () => {
     await waitFor(() => host.querySelector('h1')?.textContent === 'Offline readiness');
     assert.is(location.pathname, '/status/');
     assert.is(history.length, before + 1);
-    assert.is(document.title, 'Offline readiness · offline-shell');
+    assert.is(document.title, `Offline readiness · ${APP_TITLE}`);
     assert.is(document.activeElement, host.querySelector('main'));
     assert.is(host.querySelector('nav a[aria-current="page"]')?.textContent, 'Offline readiness');
     assert.ok(host.querySelector('h2'), 'the status screen, not a placeholder');
@@ -48,7 +49,7 @@ describe('client-side routing in Chromium (App + router)', () => {
     stop = startRouter();
     const { host, unmount } = mount(<App />);
     await waitFor(() => host.querySelector('h1')?.textContent === 'Not found');
-    assert.is(document.title, 'Not found · offline-shell');
+    assert.is(document.title, `Not found · ${APP_TITLE}`);
     assert.ok(host.querySelector('main a[href="/"]'));
     assert.not.ok(host.querySelector('nav a[aria-current]'), 'no nav link claims to be current');
     unmount();

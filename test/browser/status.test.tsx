@@ -1,7 +1,8 @@
 import * as assert from 'uvu/assert';
-import type { Audit } from '../../src/ui/about/audit';
+import { APP_NAME, CACHE_PREFIX } from '../../src/app-name';
+import type { Audit } from '../../src/audit';
+import { sri, urlOf, verifyPrecache } from '../../src/offline/precache-check';
 import { Status } from '../../src/ui/status/Status';
-import { sri, urlOf, verifyPrecache } from '../../src/ui/status/verify';
 import { mount, waitFor } from './mount';
 
 const bytes = (s: string) => new TextEncoder().encode(s).buffer as ArrayBuffer;
@@ -9,7 +10,7 @@ const bytes = (s: string) => new TextEncoder().encode(s).buffer as ArrayBuffer;
 /** An audit of the given files (contents as strings), hashed as the build does. */
 async function auditOf(version: string, files: Record<string, string>): Promise<Audit> {
   const list = await Promise.all(Object.entries(files).map(async ([path, text]) => ({ path, bytes: text.length, gzip: 0, brotli: 0, sha384: await sri(bytes(text)) })));
-  return { name: 'shell-test', version, build: 'react', files: list };
+  return { name: APP_NAME, version, build: 'react', files: list };
 }
 
 describe('precache check in Chromium (Cache API, crypto.subtle)', () => {
@@ -35,18 +36,18 @@ describe('precache check in Chromium (Cache API, crypto.subtle)', () => {
 
   it('verifies matching files, names missing and altered ones, and skips sw.js and audit.json', async () => {
     const audit = await auditOf('v2', { 'index.html': '<p>home', 'status/index.html': '<p>status', 'a.txt': 'aaaa', 'b.txt': 'b', 'sw.js': 'x', 'audit.json': '{}' });
-    const cache = await caches.open('shell-test-v2');
+    const cache = await caches.open(CACHE_PREFIX + 'v2');
     await cache.put('/', new Response('<p>home'));
     await cache.put('/status/', new Response('<p>status'));
     await cache.put('/a.txt', new Response('tampered'));
-    assert.equal(await verifyPrecache(audit), { total: 4, ok: 2, bytes: 7 + 9, failed: ['a.txt: hash mismatch', 'b.txt: not cached'] });
+    assert.equal(await verifyPrecache(audit), { total: 4, verified: 2, bytes: 7 + 9, failed: ['a.txt: hash mismatch', 'b.txt: not cached'] });
   });
 
   it("checks this version's cache when an older version's cache is still there", async () => {
     const audit = await auditOf('new1', { 'a.txt': 'new' });
-    await (await caches.open('shell-test-old1')).put('/a.txt', new Response('old'));
-    await (await caches.open('shell-test-new1')).put('/a.txt', new Response('new'));
-    assert.equal(await verifyPrecache(audit), { total: 1, ok: 1, bytes: 3, failed: [] });
+    await (await caches.open(CACHE_PREFIX + 'old1')).put('/a.txt', new Response('old'));
+    await (await caches.open(CACHE_PREFIX + 'new1')).put('/a.txt', new Response('new'));
+    assert.equal(await verifyPrecache(audit), { total: 1, verified: 1, bytes: 3, failed: [] });
   });
 });
 

@@ -4,6 +4,7 @@ import { win } from './router-dom';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { navigate, route, routePath, startRouter, titleOf } from '../../src/ui/router';
+import { APP_TITLE } from '../../src/app-name';
 
 const test = suite('router');
 let stop: () => void;
@@ -52,12 +53,12 @@ test('a plain click on a link to a route navigates in place: URL, store, title, 
   assert.ok(click('status'));
   assert.is(location.pathname, '/status/');
   assert.equal(seen, ['/status/']);
-  assert.is(document.title, 'Offline readiness · offline-shell');
+  assert.is(document.title, `Offline readiness · ${APP_TITLE}`);
   assert.is(document.activeElement?.id, 'main');
   assert.is(history.length, 2, 'one history entry was pushed');
   assert.ok(click('about'));
   assert.is(route.getSnapshot(), '/about/');
-  assert.is(document.title, 'What this app ships · offline-shell');
+  assert.is(document.title, `What this app ships · ${APP_TITLE}`);
 });
 
 test('clicking the link of the current page pushes no second history entry', () => {
@@ -92,7 +93,7 @@ test('Back and Forward (popstate) show the route of the URL and update the title
   history.replaceState(null, '', '/status/'); // what the browser has done when popstate fires
   dispatchEvent(new PopStateEvent('popstate'));
   assert.is(route.getSnapshot(), '/status/');
-  assert.is(document.title, 'Offline readiness · offline-shell');
+  assert.is(document.title, `Offline readiness · ${APP_TITLE}`);
 });
 
 test('after stop, clicks are plain links again', () => {

@@ -1,60 +1,80 @@
 // /about, "What this app ships": every file of the build from audit.json, and the licences.
-import { num, useAudit, useFetched } from './audit';
+import type { Audit, AuditFile } from '../../audit';
+import { formatNumber } from '../format';
+import { useAudit, useFetched, type Fetched } from '../useFetched';
 
-const COLS = ['bytes', 'gzip', 'brotli'] as const;
+const SIZE_COLUMNS = ['bytes', 'gzip', 'brotli'] as const;
 
 /** The "What this app ships" screen, below the <h1> that Page renders. */
 export function About() {
   const audit = useAudit();
-  const licences = useFetched('/licenses.txt', (r) => r.text());
+  const licences = useFetched('/licenses.txt', (response) => response.text());
   return (
     <>
-      {!audit ? (
-        <p>Loading…</p>
-      ) : typeof audit == 'string' ? (
-        <p>{audit}</p>
-      ) : (
-        <>
-          <p>
-            Version <code>{audit.version}</code>, {audit.build} build. Sizes in bytes.
-          </p>
-          <div className="scroll" role="region" aria-label="Files" tabIndex={0}>
-            <table>
-              <thead>
-                <tr>
-                  {['File', 'Raw', 'Gzip', 'Brotli', 'SRI hash'].map((h) => (
-                    <th key={h}>{h}</th>
-                  ))}
-                </tr>
-              </thead>
-              <tbody>
-                {audit.files.map((f) => (
-                  <tr key={f.path}>
-                    <th scope="row">{f.path}</th>
-                    {COLS.map((k) => (
-                      <td key={k}>{num(f[k])}</td>
-                    ))}
-                    <td>
-                      <code>{f.sha384}</code>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-              <tfoot>
-                <tr>
-                  <th scope="row">{audit.files.length} files</th>
-                  {COLS.map((k) => (
-                    <td key={k}>{num(audit.files.reduce((n, f) => n + f[k], 0))}</td>
-                  ))}
-                  <td></td>
-                </tr>
-              </tfoot>
-            </table>
-          </div>
-        </>
-      )}
+      {audit.status === 'loading' && <p>Loading…</p>}
+      {audit.status === 'failed' && <p>{audit.message}</p>}
+      {audit.status === 'loaded' && <FilesTable audit={audit.value} />}
       <h2>Licences of bundled code</h2>
-      <pre className="lic">{licences ?? 'Loading…'}</pre>
+      <pre className="lic">{textOf(licences)}</pre>
     </>
   );
+}
+
+/** Every shipped file with its sizes and SRI hash, and the totals. */
+function FilesTable({ audit }: { audit: Audit }) {
+  const total = (column: (typeof SIZE_COLUMNS)[number]) => audit.files.reduce((sum, file) => sum + file[column], 0);
+  return (
+    <>
+      <p>
+        Version <code>{audit.version}</code>, {audit.build} build. Sizes in bytes.
+      </p>
+      <div className="scroll" role="region" aria-label="Files" tabIndex={0}>
+        <table>
+          <thead>
+            <tr>
+              {['File', 'Raw', 'Gzip', 'Brotli', 'SRI hash'].map((heading) => (
+                <th key={heading}>{heading}</th>
+              ))}
+            </tr>
+          </thead>
+          <tbody>
+            {audit.files.map((file) => (
+              <FileRow key={file.path} file={file} />
+            ))}
+          </tbody>
+          <tfoot>
+            <tr>
+              <th scope="row">{audit.files.length} files</th>
+              {SIZE_COLUMNS.map((column) => (
+                <td key={column}>{formatNumber(total(column))}</td>
+              ))}
+              <td></td>
+            </tr>
+          </tfoot>
+        </table>
+      </div>
+    </>
+  );
+}
+
+/** One file's row: path, raw/gzip/brotli bytes, SRI hash. */
+function FileRow({ file }: { file: AuditFile }) {
+  return (
+    <tr>
+      <th scope="row">{file.path}</th>
+      {SIZE_COLUMNS.map((column) => (
+        <td key={column}>{formatNumber(file[column])}</td>
+      ))}
+      <td>
+        <code>{file.sha384}</code>
+      </td>
+    </tr>
+  );
+}
+
+/** What to show for a fetched text file: its text, the failure sentence, or "Loading…". */
+function textOf(fetched: Fetched<string>): string {
+  if (fetched.status === 'loaded') return fetched.value;
+  if (fetched.status === 'failed') return fetched.message;
+  return 'Loading…';
 }

@@ -8,12 +8,11 @@ const PROBLEMS = {
 
 // "Add note" moves the focus into the new note as it mounts (a ref, not a timer, so a keystroke
 // right after the click cannot land elsewhere).
-let focusNew = '';
-const grab = (el: HTMLTextAreaElement | null) => {
-  if (el?.id == focusNew) {
-    focusNew = '';
-    el.focus();
-  }
+let editorToFocus = '';
+const focusIfNew = (editor: HTMLTextAreaElement | null) => {
+  if (!editor || editor.id !== editorToFocus) return;
+  editorToFocus = '';
+  editor.focus();
 };
 
 /** The Notes screen: notes kept on this device, each a labelled text area saved as you type. */
@@ -26,18 +25,18 @@ export function Notes() {
         {problem && <p>{PROBLEMS[problem]}</p>}
       </div>
       <ul className="notes">
-        {list.map((n, i) => (
-          <li key={n.id}>
-            <label htmlFor={'note-' + n.id}>Note {i + 1}</label>
-            <textarea id={'note-' + n.id} ref={grab} value={n.text} onChange={(e) => editNote(n.id, e.currentTarget.value)} />
+        {list.map((note, index) => (
+          <li key={note.id}>
+            <label htmlFor={'note-' + note.id}>Note {index + 1}</label>
+            <textarea id={'note-' + note.id} ref={focusIfNew} value={note.text} onChange={(event) => editNote(note.id, event.currentTarget.value)} />
             <button
               type="button"
-              aria-label={`Delete note ${i + 1}`}
+              aria-label={`Delete note ${index + 1}`}
               onClick={() => {
                 // The focus goes to a neighbour first: the button is about to disappear.
-                const next = list[i + 1] ?? list[i - 1];
-                document.getElementById(next ? 'note-' + next.id : 'add-note')?.focus();
-                deleteNote(n.id);
+                const neighbour = list[index + 1] ?? list[index - 1];
+                document.getElementById(neighbour ? 'note-' + neighbour.id : 'add-note')?.focus();
+                deleteNote(note.id);
               }}
             >
               Delete
@@ -45,7 +44,9 @@ export function Notes() {
           </li>
         ))}
       </ul>
-      <button id="add-note" type="button" onClick={() => (focusNew = 'note-' + addNote())}>
+      <button id="add-note" type="button" onClick={() => {
+          editorToFocus = 'note-' + addNote();
+        }}>
         Add note
       </button>
     </>

@@ -1,124 +1,160 @@
 // /status, "Offline readiness": network, service worker, precache check, storage, connectivity log.
 import { useEffect, useState, type ReactNode } from 'react';
 import { connectivity, connectivityLog } from '../../offline/connectivity';
-import { checkForUpdate, registration } from '../../offline/registration';
-import { size, useAudit } from '../about/audit';
+import { verifyPrecache, type PrecacheVerdict } from '../../offline/precache-check';
+import { checkForUpdate, registration, type RegistrationSnapshot } from '../../offline/registration';
+import { formatSize, formatTime } from '../format';
+import { useAudit } from '../useFetched';
 import { useStore } from '../useStore';
-import { verifyPrecache, type Verdict } from './verify';
-
-const time = (t: number | null) => (t ? new Date(t).toLocaleTimeString() : 'never');
 
 /** A definition list of [term, value] rows. */
-const Rows = ({ rows }: { rows: [string, ReactNode][] }) => (
-  <dl>
-    {rows.map(([k, v]) => (
-      <div key={k}>
-        <dt>{k}</dt>
-        <dd>{v}</dd>
-      </div>
-    ))}
-  </dl>
-);
+function Facts({ rows }: { rows: [string, ReactNode][] }) {
+  return (
+    <dl>
+      {rows.map(([term, value]) => (
+        <div key={term}>
+          <dt>{term}</dt>
+          <dd>{value}</dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
 
 /** The "Offline readiness" screen, below the <h1> that Page renders. */
 export function Status() {
-  const net = useStore(connectivity);
-  const reg = useStore(registration);
-  const log = useStore(connectivityLog);
-  const p = reg.state === 'installing' && reg.progress;
+  const worker = useStore(registration);
   return (
     <>
       <h2>Network</h2>
-      <Rows
-        rows={[
-          ['Browser says', `${net.online ? 'online' : 'offline'} since ${time(net.since)}`],
-          ['Last probe', net.probeAt ? `${net.probe} at ${time(net.probeAt)}` : 'none yet'],
-        ]}
-      />
+      <NetworkFacts />
       <h2>Service worker</h2>
-      <Rows
+      <Facts
         rows={[
-          ['State', reg.state.replace('-', ' ') + (p ? ` (${p.done} of ${p.total} files)` : '') + (reg.error ? `: ${reg.error}` : '')],
-          ['Version', reg.version ?? 'unknown'],
-          ['Scope', reg.scope ?? 'none'],
-          ['Last update check', time(reg.lastCheck)],
+          ['State', workerStateText(worker)],
+          ['Version', worker.version ?? 'unknown'],
+          ['Scope', worker.scope ?? 'none'],
+          ['Last update check', formatTime(worker.lastCheck)],
         ]}
       />
       <p>
         <button type="button" onClick={checkForUpdate}>Check for update</button>
       </p>
       <h2>Precache check</h2>
-      <Precache state={reg.state} />
+      <PrecacheCheck workerState={worker.state} />
       <h2>Storage</h2>
-      <Storage />
+      <StorageFacts />
       <h2>Connectivity log</h2>
-      {log.length ? (
-        <ol className="log">
-          {[...log].reverse().map((e, i) => (
-            <li key={i}>
-              {time(e.at)} {e.kind}
-              {e.detail && `: ${e.detail}`}
-            </li>
-          ))}
-        </ol>
-      ) : (
-        <p>No events yet.</p>
-      )}
+      <ConnectivityLog />
     </>
   );
 }
 
-/** Every file of the build in the cache, its bytes hashed in the page; rerun when the worker's state changes. */
-function Precache({ state }: { state: string }) {
-  const audit = useAudit();
-  // undefined while checking, null when nothing is cached, or why the check failed.
-  const [v, setV] = useState<Verdict | null | string>();
-  useEffect(() => {
-    if (audit && typeof audit != 'string') verifyPrecache(audit).then(setV, (e: Error) => setV(e.message));
-  }, [audit, state]);
-  const shown = typeof audit == 'string' ? audit : v === null ? 'Nothing is cached on this device yet.' : v ?? 'Checking…';
+/** "installing (3 of 13 files): why it failed", as much of it as is known. */
+function workerStateText({ state, progress, error }: RegistrationSnapshot): string {
+  let text = state.replace('-', ' ');
+  if (state === 'installing' && progress) text += ` (${progress.done} of ${progress.total} files)`;
+  if (error) text += `: ${error}`;
+  return text;
+}
+
+/** What the browser says about the network, and what the last probe of the server found. */
+function NetworkFacts() {
+  const network = useStore(connectivity);
   return (
-    <div role="status">
-      {typeof shown == 'string' ? (
-        <p>{shown}</p>
-      ) : (
-        <>
-          <p className={shown.failed.length ? 'bad' : 'good'}>
-            {shown.ok} of {shown.total} files verified, {size(shown.bytes)}
-          </p>
-          <ul>
-            {shown.failed.map((f) => (
-              <li key={f}>{f}</li>
-            ))}
-          </ul>
-        </>
-      )}
-    </div>
+    <Facts
+      rows={[
+        ['Browser says', `${network.online ? 'online' : 'offline'} since ${formatTime(network.since)}`],
+        ['Last probe', network.probeAt ? `${network.probe} at ${formatTime(network.probeAt)}` : 'none yet'],
+      ]}
+    />
+  );
+}
+
+/** The log of offline/online/probe/reload events, newest first. */
+function ConnectivityLog() {
+  const log = useStore(connectivityLog);
+  if (log.length === 0) return <p>No events yet.</p>;
+  return (
+    <ol className="log">
+      {[...log].reverse().map((entry, index) => (
+        <li key={index}>
+          {formatTime(entry.at)} {entry.kind}
+          {entry.detail && `: ${entry.detail}`}
+        </li>
+      ))}
+    </ol>
+  );
+}
+
+/** Where the precache check stands: checking, nothing cached, failed (why), or its verdict. */
+type CheckState = { status: 'checking' } | { status: 'empty' } | { status: 'failed'; message: string } | { status: 'done'; verdict: PrecacheVerdict };
+
+/** Every file of the build in the cache, its bytes hashed in the page; rerun when the worker's state changes. */
+function PrecacheCheck({ workerState }: { workerState: string }) {
+  const audit = useAudit();
+  const [check, setCheck] = useState<CheckState>({ status: 'checking' });
+  useEffect(() => {
+    if (audit.status !== 'loaded') return;
+    verifyPrecache(audit.value).then(
+      (verdict) => setCheck(verdict ? { status: 'done', verdict } : { status: 'empty' }),
+      (error: Error) => setCheck({ status: 'failed', message: error.message }),
+    );
+  }, [audit, workerState]);
+  return <div role="status">{precacheCheckContent(audit.status === 'failed' ? { status: 'failed', message: audit.message } : check)}</div>;
+}
+
+/** The precache check's sentence, or its verdict with the files that failed. */
+function precacheCheckContent(check: CheckState): ReactNode {
+  if (check.status === 'checking') return <p>Checking…</p>;
+  if (check.status === 'empty') return <p>Nothing is cached on this device yet.</p>;
+  if (check.status === 'failed') return <p>{check.message}</p>;
+  const { verified, total, bytes, failed } = check.verdict;
+  return (
+    <>
+      <p className={failed.length ? 'bad' : 'good'}>
+        {verified} of {total} files verified, {formatSize(bytes)}
+      </p>
+      <ul>
+        {failed.map((problem) => (
+          <li key={problem}>{problem}</li>
+        ))}
+      </ul>
+    </>
   );
 }
 
 /** Used and quota, and whether the browser keeps our data under storage pressure. */
-function Storage() {
-  const st = navigator.storage;
-  const [s, setS] = useState<StorageEstimate & { persisted?: boolean; asked?: boolean }>({});
-  const read = (asked?: boolean) => Promise.all([st.estimate(), st.persisted()]).then(([e, persisted]) => setS({ ...e, persisted, asked }));
+function StorageFacts() {
+  const storage = navigator.storage;
+  const [estimate, setEstimate] = useState<StorageEstimate & { persisted?: boolean; askedToPersist?: boolean }>({});
+  const read = (askedToPersist?: boolean) =>
+    Promise.all([storage.estimate(), storage.persisted()]).then(([usage, persisted]) => setEstimate({ ...usage, persisted, askedToPersist }));
   useEffect(() => {
-    st && read();
+    if (storage) read();
   }, []);
-  if (!st) return <p>Not reported by this browser.</p>;
+  if (!storage) return <p>Not reported by this browser.</p>;
   return (
     <>
-      <Rows
+      <Facts
         rows={[
-          ['Used', s.quota ? `${size(s.usage ?? 0)} of ${size(s.quota)}` : '…'],
-          ['Persistent', s.persisted == null ? '…' : s.persisted ? 'yes' : s.asked ? 'no: the browser declined' : 'no: may be cleared when space runs low'],
+          ['Used', estimate.quota ? `${formatSize(estimate.usage ?? 0)} of ${formatSize(estimate.quota)}` : '…'],
+          ['Persistent', persistenceText(estimate)],
         ]}
       />
-      {!s.persisted && (
+      {!estimate.persisted && (
         <p>
-          <button type="button" onClick={() => st.persist().then(() => read(true))}>Keep data on this device</button>
+          <button type="button" onClick={() => storage.persist().then(() => read(true))}>Keep data on this device</button>
         </p>
       )}
     </>
   );
+}
+
+/** Whether storage is persistent, and if not, why it matters or that the browser said no. */
+function persistenceText({ persisted, askedToPersist }: { persisted?: boolean; askedToPersist?: boolean }): string {
+  if (persisted === undefined) return '…';
+  if (persisted) return 'yes';
+  if (askedToPersist) return 'no: the browser declined';
+  return 'no: may be cleared when space runs low';
 }

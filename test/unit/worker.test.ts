@@ -3,28 +3,29 @@
 import { createHash } from 'node:crypto';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { cacheKeys, parseRange } from '../../src/offline/sw-logic';
-import { urlOf as pageUrlOf } from '../../src/ui/status/verify';
-import { buildServiceWorker, precacheManifest, urlOf } from '../../tools/precache.mjs';
+import { urlOf as pageUrlOf } from '../../src/offline/precache-check';
+import { cacheKeys } from '../../src/sw/cache-keys';
+import { parseRange } from '../../src/sw/range';
+import { buildServiceWorker, networkOnlyOf, precacheManifest, urlOf } from '../../tools/worker.mjs';
 
 const keys = suite('sw cache keys');
-const DENY = ['/.well-known/'];
+const NETWORK_ONLY = ['/.well-known/'];
 
 keys('a navigation tries the path, its slash form, then the app shell', () => {
-  assert.equal(cacheKeys('/status', true, DENY), ['/status', '/status/', '/']);
-  assert.equal(cacheKeys('/status/', true, DENY), ['/status/', '/status/', '/']);
-  assert.equal(cacheKeys('/', true, DENY), ['/', '/', '/']);
-  assert.equal(cacheKeys('/no/such/page', true, DENY), ['/no/such/page', '/no/such/page/', '/']);
+  assert.equal(cacheKeys('/status', true, NETWORK_ONLY), ['/status', '/status/', '/']);
+  assert.equal(cacheKeys('/status/', true, NETWORK_ONLY), ['/status/', '/status/', '/']);
+  assert.equal(cacheKeys('/', true, NETWORK_ONLY), ['/', '/', '/']);
+  assert.equal(cacheKeys('/no/such/page', true, NETWORK_ONLY), ['/no/such/page', '/no/such/page/', '/']);
 });
 
 keys('a file request tries only its own path: a missing file is not answered with the shell', () => {
-  assert.equal(cacheKeys('/assets/app-X.js', false, DENY), ['/assets/app-X.js']);
-  assert.equal(cacheKeys('/status', false, DENY), ['/status']);
+  assert.equal(cacheKeys('/assets/app-X.js', false, NETWORK_ONLY), ['/assets/app-X.js']);
+  assert.equal(cacheKeys('/status', false, NETWORK_ONLY), ['/status']);
 });
 
-keys('denylisted prefixes go to the network, navigations included', () => {
-  assert.equal(cacheKeys('/.well-known/acme-challenge/x', true, DENY), []);
-  assert.equal(cacheKeys('/.well-known/security.txt', false, DENY), []);
+keys('network-only prefixes go to the network, navigations included', () => {
+  assert.equal(cacheKeys('/.well-known/acme-challenge/x', true, NETWORK_ONLY), []);
+  assert.equal(cacheKeys('/.well-known/security.txt', false, NETWORK_ONLY), []);
   assert.equal(cacheKeys('/api/x', true, ['/api/', '/.well-known/']), []);
   assert.equal(cacheKeys('/apiary', true, ['/api/']), ['/apiary', '/apiary/', '/']);
 });
@@ -53,6 +54,7 @@ range.run();
 
 const manifest = suite('precache manifest and worker injection');
 const sri = (s: string) => 'sha384-' + createHash('sha384').update(s).digest('base64');
+const APP = { __APP_NAME__: 'my-app', __APP_TITLE__: 'My App' };
 const ENTRIES = ['index.html', 'status/index.html', '404.html', 'assets/app-AB12CD34.js', 'icons/icon-192.png', 'sw.js', 'audit.json', 'precache.json'].map((p) => ({ path: p, sha384: sri(p) }));
 
 manifest('files map to the URL paths they are served under, as the page maps them too', () => {
@@ -72,21 +74,33 @@ manifest('lists every file of the version with its hash, but not sw.js, and audi
 
 manifest('sw.js is pinned to the manifest by its SHA-384 and names its version; any change is a new version', async () => {
   const root = process.cwd();
-  const a = await buildServiceWorker({ root, entries: ENTRIES, prefix: 'offline-shell' });
+  const a = await buildServiceWorker({ root, entries: ENTRIES, appDefines: APP });
   const code = a.worker.toString();
   assert.is(code.includes(sri(a.manifest.toString())), true, 'the manifest hash is in sw.js');
   assert.is(code.includes(a.version), true, 'the version id is in sw.js');
-  assert.not.match(code, /@@offline-shell-version@@|__VERSION__|__MANIFEST_SRI__/);
+  assert.not.match(code, /@@version@@|__VERSION__|__MANIFEST_INTEGRITY__|__APP_NAME__/);
+  assert.ok(code.includes('"my-app"'), 'the app name (the cache prefix) is in sw.js');
   assert.match(a.version, /^[0-9a-f]{12}$/);
   assert.equal(JSON.parse(a.manifest.toString()), precacheManifest(ENTRIES));
 
-  const same = await buildServiceWorker({ root, entries: ENTRIES, prefix: 'offline-shell' });
+  const same = await buildServiceWorker({ root, entries: ENTRIES, appDefines: APP });
   assert.is(same.worker.equals(a.worker), true, 'deterministic');
   const changed = ENTRIES.map((e) => (e.path === 'index.html' ? { ...e, sha384: sri('other') } : e));
-  assert.is.not((await buildServiceWorker({ root, entries: changed, prefix: 'offline-shell' })).version, a.version, 'one file changed');
-  const killed = await buildServiceWorker({ root, entries: ENTRIES, prefix: 'offline-shell', killSwitch: true });
+  assert.is.not((await buildServiceWorker({ root, entries: changed, appDefines: APP })).version, a.version, 'one file changed');
+  const killed = await buildServiceWorker({ root, entries: ENTRIES, appDefines: APP, killSwitch: true });
   assert.is.not(killed.version, a.version, 'the kill switch is a version of its own');
   assert.match(killed.worker.toString(), /unregister/);
   assert.not.match(killed.worker.toString(), /cache:"reload"/, 'the kill switch precaches nothing');
 });
 manifest.run();
+
+const config = suite('worker configuration (package.json)');
+
+config('"networkOnly" defaults to none, and must be a list of paths', () => {
+  assert.equal(networkOnlyOf({}), []);
+  assert.equal(networkOnlyOf({ networkOnly: ['/api/', '/.well-known/'] }), ['/api/', '/.well-known/']);
+  for (const bad of ['/api/', ['api/'], [1], {}]) {
+    assert.throws(() => networkOnlyOf({ networkOnly: bad }), /"networkOnly" must be a list of path prefixes starting with "\/"/, JSON.stringify(bad));
+  }
+});
+config.run();

@@ -1,9 +1,9 @@
 // Which screen renders for which path. Paths are the routes of src/routes.json (trailing slash).
 import type { FunctionComponent } from 'react';
-import { About } from '../about/About';
-import { Notes } from '../notes/Notes';
-import { Status } from '../status/Status';
-import { titleOf } from '../router';
+import { About } from './about/About';
+import { Notes } from './notes/Notes';
+import { titleOf } from './router';
+import { Status } from './status/Status';
 
 const SCREENS: Record<string, FunctionComponent> = { '/': Notes, '/status/': Status, '/about/': About };
 
@@ -13,13 +13,16 @@ export function Page({ path }: { path: string }) {
   return (
     <>
       <h1>{titleOf(path)}</h1>
-      {Screen ? (
-        <Screen />
-      ) : (
-        <p>
-          There is no page here. <a href="/">Go to your notes</a>.
-        </p>
-      )}
+      {Screen ? <Screen /> : <NotFound />}
     </>
+  );
+}
+
+/** What any path that is not one of ours shows (also dist/404.html). */
+function NotFound() {
+  return (
+    <p>
+      There is no page here. <a href="/">Go to your notes</a>.
+    </p>
   );
 }

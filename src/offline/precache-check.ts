@@ -1,0 +1,66 @@
+// The precache check, framework-free: is every file of this build in our caches, byte for byte?
+import { CACHE_PREFIX } from '../app-name';
+import type { Audit } from '../audit';
+
+/** Result of a precache check: files verified of total, their bytes, and what failed. */
+export interface PrecacheVerdict {
+  total: number;
+  verified: number;
+  bytes: number;
+  failed: string[];
+}
+
+/**
+ * The URL a file is cached under: a route's HTML under its directory URL (`status/index.html` ->
+ * `/status/`). tools/worker.mjs `urlOf` is the build's side of the same rule (a unit test holds
+ * them together).
+ */
+export const urlOf = (path: string): string => '/' + path.replace(/(^|\/)index\.html$/, '$1');
+
+/** SRI form of the SHA-384 of some bytes, computed in the page (`crypto.subtle`). */
+export async function sri(bytes: ArrayBuffer): Promise<string> {
+  const digest = new Uint8Array(await crypto.subtle.digest('SHA-384', bytes));
+  return 'sha384-' + btoa(String.fromCharCode(...digest));
+}
+
+/** The files the worker precaches with a hash: all but sw.js (the browser keeps the worker itself) and audit.json (it cannot list its own hash). */
+const precachedFiles = (audit: Audit) => audit.files.filter((file) => file.path !== 'sw.js' && file.path !== 'audit.json');
+
+/**
+ * Checks each precached file of the audit against our caches (only ours: other apps may share
+ * the origin). Resolves to null when nothing is cached yet.
+ */
+export async function verifyPrecache(audit: Audit): Promise<PrecacheVerdict | null> {
+  const caches = await ourCaches(audit.version);
+  if (caches.length === 0) return null;
+  const files = precachedFiles(audit);
+  const verdict: PrecacheVerdict = { total: files.length, verified: 0, bytes: 0, failed: [] };
+  for (const file of files) {
+    const problem = await problemWith(caches, urlOf(file.path), file.sha384);
+    if (problem) {
+      verdict.failed.push(`${file.path}: ${problem}`);
+      continue;
+    }
+    verdict.verified++;
+    verdict.bytes += file.bytes;
+  }
+  return verdict;
+}
+
+/** Our open caches, this version's alone when it exists (while an update waits, the old one is still there). */
+async function ourCaches(version: string): Promise<Cache[]> {
+  if (!self.caches) return [];
+  const names = (await self.caches.keys()).filter((name) => name.startsWith(CACHE_PREFIX));
+  const thisVersion = names.filter((name) => name === CACHE_PREFIX + version);
+  return Promise.all((thisVersion.length ? thisVersion : names).map((name) => self.caches.open(name)));
+}
+
+/** Why the cached copy of `url` is not the file with hash `sha384`, or undefined when it is. */
+async function problemWith(caches: Cache[], url: string, sha384: string): Promise<string | undefined> {
+  for (const cache of caches) {
+    const response = await cache.match(url);
+    if (!response) continue;
+    return (await sri(await response.arrayBuffer())) === sha384 ? undefined : 'hash mismatch';
+  }
+  return 'not cached';
+}

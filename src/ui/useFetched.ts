@@ -1,0 +1,26 @@
+// Files of the site that the screens show (audit.json, licenses.txt), fetched as the page runs.
+import { useEffect, useState } from 'react';
+import type { Audit } from '../audit';
+
+/** What a fetch gives a screen: loading, the value, or the sentence to show instead. */
+export type Fetched<T> = { status: 'loading' } | { status: 'loaded'; value: T } | { status: 'failed'; message: string };
+
+/**
+ * Fetches a file of the site once per mount. A failure (offline before the worker cached it, or
+ * a host that does not serve it) becomes a sentence to show.
+ */
+export function useFetched<T>(url: string, read: (response: Response) => Promise<T>): Fetched<T> {
+  const [fetched, setFetched] = useState<Fetched<T>>({ status: 'loading' });
+  useEffect(() => {
+    fetch(url)
+      .then((response) => (response.ok ? read(response) : Promise.reject(new Error(`HTTP ${response.status}`))))
+      .then(
+        (value) => setFetched({ status: 'loaded', value }),
+        () => setFetched({ status: 'failed', message: `Could not load ${url}.` }),
+      );
+  }, [url]);
+  return fetched;
+}
+
+/** The audit of the running site. */
+export const useAudit = (): Fetched<Audit> => useFetched('/audit.json', (response) => response.json());
