@@ -86,8 +86,15 @@ export function createPreviewServer({ root, intercept } = {}) {
       return;
     }
     res.writeHead(status, { ...headers, 'Content-Length': stat.size });
-    if (req.method === 'HEAD') res.end();
-    else createReadStream(file).pipe(res);
+    if (req.method === 'HEAD') {
+      res.end();
+      return;
+    }
+    // The file can vanish between stat and read (dev mode swaps dist/ on every rebuild): end this
+    // one response; an unhandled stream error would take the whole server down.
+    const stream = createReadStream(file);
+    stream.on('error', () => res.destroy());
+    stream.pipe(res);
   }
 
   async function notFound(req, res) {
