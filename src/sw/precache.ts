@@ -6,13 +6,30 @@ import { CACHE_NAME, MANIFEST_INTEGRITY, MANIFEST_URL } from './config';
 type Manifest = Record<string, string>;
 
 /**
- * Fetches `url` past the HTTP cache, refusing altered bytes (`integrity`: the promise settles
- * only after the whole body is checked), errors, and responses from another origin.
+ * Fetches a file of this version, verified by its SHA-384 (`integrity`: the promise settles only
+ * after the whole body is checked). The first try may be answered by the HTTP cache, without
+ * revalidation: the page has just loaded most of these files, and the hash makes any copy safe,
+ * so on a first visit each file crosses the network once. A copy that fails the check (a stale
+ * HTTP cache, an old CDN edge) is fetched again past the cache; only if that fails too does the
+ * install fail. A file with no hash to check (audit.json) always comes from the server.
  */
 export async function fetchVerified(url: string, integrity: string): Promise<Response> {
-  const response = await fetch(url, { cache: 'reload', integrity });
-  // `ok` rules out errors (and a 206: nothing asked for a range); 'basic' means same origin even
-  // after redirects, never opaque.
+  if (integrity) {
+    try {
+      return await fetchChecked(url, integrity, 'force-cache');
+    } catch {
+      // Altered or stale bytes, or an error answer: ask the server itself.
+    }
+  }
+  return fetchChecked(url, integrity, 'reload');
+}
+
+/**
+ * One fetch that refuses errors (and a 206: nothing asked for a range) and responses from another
+ * origin ('basic' means same origin even after redirects, never opaque).
+ */
+async function fetchChecked(url: string, integrity: string, cache: RequestCache): Promise<Response> {
+  const response = await fetch(url, { cache, integrity });
   if (!response.ok || response.type !== 'basic') throw new Error(`${url}: ${response.status}`);
   return response;
 }
