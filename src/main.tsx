@@ -1,5 +1,5 @@
-// Entry: starts the framework-free offline core, then mounts the React UI.
-import { createRoot } from 'react-dom/client';
+// Entry: starts the framework-free offline core, then hydrates the prerendered UI.
+import { createRoot, hydrateRoot } from 'react-dom/client';
 import { startNotes } from './notes/store';
 import { startConnectivity } from './offline/connectivity';
 import { startReconnect } from './offline/reconnect';
@@ -11,9 +11,16 @@ import './app.css';
 startConnectivity();
 startReconnect();
 startNotes();
-// Dev builds never register the worker, so nothing stale is served while developing.
-if (!__DEV__) startRegistration();
 startRouter();
 
 // The build refuses a template without #root (tools/site.mjs renderHtml), so it is there.
-createRoot(document.getElementById('root')!).render(<App />);
+const root = document.getElementById('root')!;
+if (__DEV__) {
+  // Dev builds are not prerendered, never register the worker (nothing stale is served while
+  // developing), and reload when esbuild has rebuilt (its documented /esbuild change events).
+  createRoot(root).render(<App />);
+  new EventSource('/esbuild').addEventListener('change', () => location.reload());
+} else {
+  startRegistration();
+  hydrateRoot(root, <App />);
+}

@@ -1,10 +1,14 @@
 // The one store shape of the app's framework-free core: `subscribe` returns its own unsubscribe,
-// `getSnapshot` returns the same object until the state changes (what useSyncExternalStore needs).
+// `getSnapshot` returns the same object until the state changes (what useSyncExternalStore needs),
+// and `getServerSnapshot` is what the build's prerendering shows: a neutral state that holds
+// nothing of any device, so the HTML never claims "no notes" or "offline" before the page knows.
 
 /** A read-only observable value. */
 export interface Store<T> {
   subscribe(listener: () => void): () => void;
   getSnapshot(): T;
+  /** The state the prerendered HTML shows, and the one hydration starts from. */
+  getServerSnapshot(): T;
 }
 
 /** A store the owning module can write to. */
@@ -13,14 +17,18 @@ export interface WritableStore<T> extends Store<T> {
   update(patch: Partial<T>): void;
 }
 
-/** Creates a store holding `initial`; `set` notifies only when the value changes (Object.is). */
+/**
+ * Creates a store holding `initial`, which is also its server snapshot: the owning module's
+ * start function replaces it with what the device says. `set` notifies only when the value
+ * changes (Object.is).
+ */
 export function createStore<T>(initial: T): WritableStore<T> {
   let state = initial;
   const listeners = new Set<() => void>();
   const set = (next: T) => {
     if (Object.is(next, state)) return;
     state = next;
-    for (const l of [...listeners]) l();
+    for (const listener of [...listeners]) listener();
   };
   return {
     subscribe(listener) {
@@ -28,6 +36,7 @@ export function createStore<T>(initial: T): WritableStore<T> {
       return () => listeners.delete(listener);
     },
     getSnapshot: () => state,
+    getServerSnapshot: () => initial,
     set,
     update: (patch) => set({ ...state, ...patch }),
   };

@@ -1,8 +1,9 @@
 // The build pipeline's steps, kept out of build.mjs so that file stays a readable CLI.
 // Every step is deterministic: sorted inputs, content hashes, no timestamps.
 import { createHash } from 'node:crypto';
-import { promises as fs } from 'node:fs';
+import { existsSync, promises as fs } from 'node:fs';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import * as esbuild from 'esbuild';
 
@@ -17,11 +18,15 @@ export const sri = (buf) => 'sha384-' + createHash('sha384').update(buf).digest(
 /** Gzip at level 9, as static hosts and CDNs pre-compress; Node writes mtime 0, so it is stable. */
 export const gzipSize = (buf) => zlib.gzipSync(buf, { level: 9 }).length;
 
-/** Brotli at maximum quality, as pre-compressed `.br` files would be shipped. */
-export const brotliSize = (buf) =>
-  zlib.brotliCompressSync(buf, {
-    params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: buf.length },
-  }).length;
+const brotliCompress = promisify(zlib.brotliCompress);
+
+/**
+ * Brotli at maximum quality, as pre-compressed `.br` files would be shipped. Asynchronous: it runs
+ * on libuv's thread pool, beside the rest of the build (quality 11 takes a few hundred ms for the
+ * React bundle, the slowest step of a build).
+ */
+export const brotliSize = async (buf) =>
+  (await brotliCompress(buf, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: buf.length } })).length;
 
 /** One line from esbuild's first message: `file:line:col: text`. */
 export function esbuildReason(err) {
@@ -57,6 +62,17 @@ export function appIdentity(pkg) {
 // (react/jsx-runtime -> preact/compat/jsx-runtime, react-dom/client -> preact/compat/client).
 const PREACT_ALIAS = { react: 'preact/compat', 'react-dom': 'preact/compat' };
 
+/** The import aliases of a build: none for React, React -> preact/compat for `--preact`. */
+export const frameworkAlias = (preact) => (preact ? PREACT_ALIAS : {});
+
+/** The constants esbuild replaces in the page's code (and in its prerendering at build time). */
+export const pageDefines = ({ dev, identity }) => ({
+  'process.env.NODE_ENV': JSON.stringify(dev ? 'development' : 'production'),
+  __DEV__: String(!!dev),
+  __APP_NAME__: JSON.stringify(identity.__APP_NAME__),
+  __APP_TITLE__: JSON.stringify(identity.__APP_TITLE__),
+});
+
 /** The esbuild options of the page bundle (shared by the real build and the app-only measure). */
 const appOptions = ({ root, preact, dev, identity }) => ({
   absWorkingDir: root,
@@ -66,13 +82,8 @@ const appOptions = ({ root, preact, dev, identity }) => ({
   target: 'es2020',
   minify: !dev,
   jsx: 'automatic',
-  alias: preact ? PREACT_ALIAS : {},
-  define: {
-    'process.env.NODE_ENV': JSON.stringify(dev ? 'development' : 'production'),
-    __DEV__: String(!!dev),
-    __APP_NAME__: JSON.stringify(identity.__APP_NAME__),
-    __APP_TITLE__: JSON.stringify(identity.__APP_TITLE__),
-  },
+  alias: frameworkAlias(preact),
+  define: pageDefines({ dev, identity }),
   entryNames: 'assets/[name]-[hash]',
   assetNames: 'assets/[name]-[hash]',
   outdir: 'out',
@@ -88,23 +99,26 @@ const FRAMEWORKS = ['react', 'react-dom', 'scheduler', 'preact'];
  * size of the app code alone (frameworks left out), or null in dev builds.
  */
 export async function buildApp({ root, preact, dev, identity }) {
+  const options = appOptions({ root, preact, dev, identity });
   // 'external' makes esbuild collect the bundled code's legal comments (/*! */, @license,
   // @preserve) into a side file instead of dropping them; licenses.txt carries them.
-  const result = await bundle({ ...appOptions({ root, preact, dev, identity }), legalComments: 'external' });
+  const [result, appGzip] = await Promise.all([bundle({ ...options, legalComments: 'external' }), dev ? null : appCodeGzip(options)]);
   const outDir = path.join(root, 'out');
   const files = result.outputFiles.map((f) => ({ path: path.relative(outDir, f.path).split(path.sep).join('/'), contents: Buffer.from(f.contents) }));
   const legal = files.filter((f) => f.path.endsWith('.LEGAL.txt'));
   const assets = files.filter((f) => !legal.includes(f));
   assets.push({ path: 'licenses.txt', contents: Buffer.from(await licenses(root, result.metafile, legal)) });
-  let appGzip = null;
-  if (!dev) {
-    const alone = await bundle({ ...appOptions({ root, preact, dev, identity }), external: FRAMEWORKS, metafile: false });
-    // esbuild keeps one `import{…}from"react…"` per module for externals; the real bundle has none
-    // (it references the bundled framework), so they are not counted as app code.
-    const glue = new RegExp(`import\\s*(\\{[^}]*\\}|\\*\\s*as\\s*[\\w$]+|[\\w$]+)\\s*from\\s*"(${FRAMEWORKS.join('|')})(/[^"]*)?";`, 'g');
-    appGzip = alone.outputFiles.filter((f) => f.path.endsWith('.js')).reduce((n, f) => n + gzipSize(Buffer.from(f.text.replace(glue, ''))), 0);
-  }
   return Object.assign(assets, { appGzip });
+}
+
+/** The gzip size of the app's own code: the same bundle with the frameworks left out. */
+async function appCodeGzip(options) {
+  const alone = await bundle({ ...options, external: FRAMEWORKS, metafile: false });
+  // esbuild keeps one `import{…}from"react…"` per module for externals; the real bundle has none
+  // (it references the bundled framework), so they are not counted as app code.
+  const glue = new RegExp(`import\\s*(\\{[^}]*\\}|\\*\\s*as\\s*[\\w$]+|[\\w$]+)\\s*from\\s*"(${FRAMEWORKS.join('|')})(/[^"]*)?";`, 'g');
+  const scripts = alone.outputFiles.filter((f) => f.path.endsWith('.js'));
+  return scripts.reduce((total, f) => total + gzipSize(Buffer.from(f.text.replace(glue, ''))), 0);
 }
 
 /**
@@ -144,26 +158,34 @@ export async function listFiles(dir, base = dir) {
   return out;
 }
 
+/** Where the prerendered route goes: the template's empty root element. */
+const ROOT = '<div id="root"></div>';
+
 const escapeHtml = (s) => s.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]);
 
 /**
- * Renders one route's HTML from the template: `%TITLE%` (the route's), `%APP_TITLE%` (the app's)
- * and the `<!--assets-->` marker.
+ * Renders one route's HTML from the template: `%TITLE%` (the route's), `%APP_TITLE%` (the app's),
+ * the `<!--assets-->` marker, and `body` (the prerendered route) inside the empty #root.
  * Assets get `integrity` so a tampered CDN copy is refused (module scripts are CORS requests,
- * which same-origin satisfies without a crossorigin attribute).
+ * which same-origin satisfies without a crossorigin attribute); dev builds leave it out.
  */
-export function renderHtml(template, { title, appTitle, assets }) {
+export function renderHtml(template, { title, appTitle, assets, body, integrity = true }) {
   if (!template.includes('<!--assets-->')) throw new BuildError('static/index.html has no <!--assets--> marker');
-  // The page mounts the app into #root (src/main.tsx); without it the page would stay blank.
-  if (!/\sid="root"/.test(template)) throw new BuildError('static/index.html has no element with id="root"');
+  // The page hydrates #root (src/main.tsx), which the build fills with the prerendered route.
+  if (!template.includes(ROOT)) throw new BuildError(`static/index.html has no element with id="root" (an empty ${ROOT})`);
+  const integrityOf = (contents) => (integrity ? ` integrity="${sri(contents)}"` : '');
   const tags = assets
-    .map(({ path: p, contents }) =>
-      p.endsWith('.css')
-        ? `<link rel="stylesheet" href="/${p}" integrity="${sri(contents)}">`
-        : `<script type="module" src="/${p}" integrity="${sri(contents)}"></script>`,
+    .map(({ path: file, contents }) =>
+      file.endsWith('.css')
+        ? `<link rel="stylesheet" href="/${file}"${integrityOf(contents)}>`
+        : `<script type="module" src="/${file}"${integrityOf(contents)}></script>`,
     )
     .join('\n');
-  return template.replace(/%TITLE%/g, escapeHtml(title)).replace(/%APP_TITLE%/g, escapeHtml(appTitle)).replace('<!--assets-->', tags);
+  return template
+    .replace(/%TITLE%/g, escapeHtml(title))
+    .replace(/%APP_TITLE%/g, escapeHtml(appTitle))
+    .replace('<!--assets-->', tags)
+    .replace(ROOT, () => ROOT.replace('></', `>${body}</`));
 }
 
 /**
@@ -181,11 +203,82 @@ export function webManifest(templateText, appTitle) {
 }
 
 /** Audit record of one file: bytes raw, gzip, brotli and its SRI hash. */
-export const auditEntry = (p, buf) => ({ path: p, bytes: buf.length, gzip: gzipSize(buf), brotli: brotliSize(buf), sha384: sri(buf) });
+export const auditEntry = async (filePath, contents) => ({
+  path: filePath,
+  bytes: contents.length,
+  gzip: gzipSize(contents),
+  brotli: await brotliSize(contents),
+  sha384: sri(contents),
+});
 
 /** Short content version over all [path, sha384] pairs, stable for the same bytes. */
 export function versionOf(entries) {
   const h = createHash('sha256');
   for (const e of [...entries].sort((a, b) => (a.path < b.path ? -1 : 1))) h.update(`${e.path}\0${e.sha384}\n`);
   return h.digest('hex').slice(0, 12);
+}
+
+/** Reads a file of the project; a missing one is a one-line BuildError naming it. */
+async function readRequired(root, relativePath) {
+  try {
+    return await fs.readFile(path.join(root, relativePath), 'utf8');
+  } catch (error) {
+    if (error.code === 'ENOENT') throw new BuildError(`missing ${relativePath}`);
+    throw error;
+  }
+}
+
+/** Parses JSON; invalid JSON is a one-line BuildError naming the file. */
+function parseJson(text, relativePath) {
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new BuildError(`${relativePath} is not valid JSON: ${error.message}`);
+  }
+}
+
+/**
+ * Reads and checks what every build needs: the HTML and web app manifest templates, the routes
+ * (plus the not-found route '/404' for 404.html), package.json and the names and settings in it.
+ */
+export async function readProject(root) {
+  const template = await readRequired(root, 'static/index.html');
+  const manifestTemplate = await readRequired(root, 'static/manifest.webmanifest');
+  const routes = [...parseJson(await readRequired(root, 'src/routes.json'), 'src/routes.json'), { path: '/404', title: 'Not found' }];
+  const pkg = parseJson(await readRequired(root, 'package.json'), 'package.json');
+  // Imported here, not at the top: tools/worker.mjs imports this module.
+  const { networkOnlyOf } = await import('./worker.mjs');
+  return { template, manifestTemplate, routes, pkg, identity: appIdentity(pkg), networkOnly: networkOnlyOf(pkg) };
+}
+
+/** The HTML file a route is written to: `/status/` -> `status/index.html`; '/404' -> `404.html`. */
+export const htmlFileOf = (routePath) => (routePath === '/404' ? '404.html' : routePath.slice(1) + 'index.html');
+
+/** The files of static/ as shipped: copied, but the templates (index.html, the web app manifest) filled in. */
+export async function staticFiles(root, manifestTemplate, identity) {
+  const files = new Map();
+  for (const file of await listFiles(path.join(root, 'static'))) {
+    if (file === 'index.html' || file === 'manifest.webmanifest') continue;
+    files.set(file, await fs.readFile(path.join(root, 'static', file)));
+  }
+  files.set('manifest.webmanifest', Buffer.from(webManifest(manifestTemplate, identity.__APP_TITLE__)));
+  return files;
+}
+
+/** Writes the files to a temporary sibling of `out`, then swaps it in, so `out` is never half-written. */
+export async function writeAtomically(out, files) {
+  const temporary = `${out}.tmp-${process.pid}`;
+  const old = `${out}.old-${process.pid}`;
+  await fs.rm(temporary, { recursive: true, force: true });
+  try {
+    for (const [file, contents] of [...files].sort()) {
+      await fs.mkdir(path.dirname(path.join(temporary, file)), { recursive: true });
+      await fs.writeFile(path.join(temporary, file), contents);
+    }
+    if (existsSync(out)) await fs.rename(out, old);
+    await fs.rename(temporary, out);
+  } finally {
+    await fs.rm(temporary, { recursive: true, force: true });
+    await fs.rm(old, { recursive: true, force: true });
+  }
 }

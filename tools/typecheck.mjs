@@ -13,16 +13,45 @@ export const PROGRAMS = {
   test: { config: 'test/tsconfig.json' },
 };
 
-/** Type-checks one program; returns its diagnostics as `file:line:col: TSnnnn message` lines. */
-export function typecheckProgram(root, { config, files, lib }) {
+/** The files and compiler options of one program: its tsconfig, with the program's own files and lib. */
+function programInputs(root, { config, files, lib }) {
   const file = path.join(root, config);
   const read = ts.readConfigFile(file, ts.sys.readFile);
-  if (read.error) return [format(read.error, root)];
+  if (read.error) return { error: read.error };
   const parsed = ts.parseJsonConfigFileContent(read.config, ts.sys, path.dirname(file));
   const rootNames = files ? files.map((f) => path.join(root, f)) : parsed.fileNames;
   const options = { ...parsed.options, noEmit: true, ...(lib ? { lib } : {}) };
-  const program = ts.createProgram({ rootNames, options });
-  return [...parsed.errors, ...ts.getPreEmitDiagnostics(program)].map((d) => format(d, root));
+  return { rootNames, options, configErrors: parsed.errors };
+}
+
+/** Type-checks one program; returns its diagnostics as `file:line:col: TSnnnn message` lines. */
+export function typecheckProgram(root, program) {
+  const { error, rootNames, options, configErrors } = programInputs(root, program);
+  if (error) return [format(error, root)];
+  const compiled = ts.createProgram({ rootNames, options });
+  return [...configErrors, ...ts.getPreEmitDiagnostics(compiled)].map((d) => format(d, root));
+}
+
+/**
+ * Watches programs by name and prints their errors after every change, for `npm run dev`: it
+ * runs in a process of its own, so checking never delays a rebuild.
+ */
+export function watchTypes(root, names) {
+  for (const name of names) {
+    const { error, rootNames, options } = programInputs(root, PROGRAMS[name]);
+    if (error) {
+      console.error(format(error, root));
+      continue;
+    }
+    const quiet = () => {};
+    const host = ts.createWatchCompilerHost(rootNames, options, ts.sys, ts.createSemanticDiagnosticsBuilderProgram, quiet, quiet);
+    host.afterProgramCreate = (builder) => {
+      const diagnostics = [...builder.getSyntacticDiagnostics(), ...builder.getGlobalDiagnostics(), ...builder.getSemanticDiagnostics()];
+      for (const diagnostic of diagnostics) console.error(format(diagnostic, root));
+      console.log(`type check (${name}): ${diagnostics.length} error${diagnostics.length === 1 ? '' : 's'}`);
+    };
+    ts.createWatchProgram(host);
+  }
 }
 
 /** Type-checks several programs by name (keys of PROGRAMS); returns all diagnostics. */
@@ -37,11 +66,19 @@ function format(d, root) {
   return `${path.relative(root, d.file.fileName)}:${line + 1}:${character + 1}: TS${d.code} ${text}`;
 }
 
-// CLI: `node tools/typecheck.mjs [app sw test]` prints diagnostics and exits 1 on any.
+// CLI: `node tools/typecheck.mjs [--watch] [app sw test]` prints diagnostics; without --watch it
+// exits 1 on any.
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  const names = process.argv.slice(2).length ? process.argv.slice(2) : Object.keys(PROGRAMS);
-  const lines = typecheck(process.cwd(), names);
-  for (const l of lines) console.error(l);
-  console.log(`type check (${names.join(', ')}): ${lines.length} error${lines.length === 1 ? '' : 's'}`);
-  process.exit(lines.length ? 1 : 0);
+  const args = process.argv.slice(2);
+  const watching = args.includes('--watch');
+  const given = args.filter((arg) => arg !== '--watch');
+  const names = given.length ? given : Object.keys(PROGRAMS);
+  if (watching) {
+    watchTypes(process.cwd(), names);
+  } else {
+    const lines = typecheck(process.cwd(), names);
+    for (const line of lines) console.error(line);
+    console.log(`type check (${names.join(', ')}): ${lines.length} error${lines.length === 1 ? '' : 's'}`);
+    process.exit(lines.length ? 1 : 0);
+  }
 }

@@ -13,6 +13,8 @@ export interface NotesState {
   problem?: 'full' | 'unavailable';
   /** Stored notes could not all be read; the stored text was copied to BACKUP_KEY. */
   corrupt: boolean;
+  /** False until the notes were read from the device (and in the prerendered HTML). */
+  loaded: boolean;
 }
 
 /** localStorage key of the notes document. */
@@ -20,7 +22,7 @@ export const NOTES_KEY = storageKey('notes');
 /** Where unreadable stored notes are copied before anything overwrites them. */
 export const BACKUP_KEY = NOTES_KEY + ':backup';
 
-const state = createStore<NotesState>({ notes: [], corrupt: false });
+const state = createStore<NotesState>({ notes: [], corrupt: false, loaded: false });
 /** The notes store. */
 export const notes: Store<NotesState> = state;
 
@@ -84,7 +86,7 @@ export function startNotes({ debounceMs = 1000, storage: notesStorage = area() }
   // note of two fresh tabs the same note, not two.
   doc = found.notes.length || Object.keys(found.gone).length ? found : { notes: [{ id: '0', text: '', at: 0 }], gone: {} };
   const corrupt = problem === 'corrupt' || lost;
-  state.set({ notes: doc.notes, corrupt, problem: problem === 'unavailable' ? problem : undefined });
+  state.set({ notes: doc.notes, corrupt, loaded: true, problem: problem === 'unavailable' ? problem : undefined });
   // Keep the unreadable text before the first save replaces it; save what was recovered only
   // once the copy exists.
   if (corrupt && !save(BACKUP_KEY, raw, storage)) {

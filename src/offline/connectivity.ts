@@ -7,7 +7,8 @@ import { area, load, save } from './storage';
 /** What the browser says about the network, what the last probe found, and since when. */
 export interface Connectivity {
   online: boolean;
-  since: number;
+  /** When `online` last changed; null until the page has looked (and in the prerendered HTML). */
+  since: number | null;
   probe: 'unknown' | 'ok' | 'failed';
   probeAt: number | null;
 }
@@ -26,17 +27,18 @@ const KEPT_ACROSS_RELOAD = 8;
 /** Entries kept in memory. */
 const KEPT_IN_MEMORY = 50;
 
-const state = createStore<Connectivity>({ online: true, since: Date.now(), probe: 'unknown', probeAt: null });
-const log = createStore<readonly LogEntry[]>([]);
+const state = createStore<Connectivity>({ online: true, since: null, probe: 'unknown', probeAt: null });
+// null: not read yet (the log of earlier page loads of this tab is in sessionStorage).
+const log = createStore<readonly LogEntry[] | null>(null);
 
 /** The connectivity store. */
 export const connectivity: Store<Connectivity> = state;
 /** Recent transitions, newest last. */
-export const connectivityLog: Store<readonly LogEntry[]> = log;
+export const connectivityLog: Store<readonly LogEntry[] | null> = log;
 
 /** Appends a transition to the log (and its tail to sessionStorage). */
 export function logTransition(kind: LogEntry['kind'], detail?: string): void {
-  const next = [...log.getSnapshot(), { at: Date.now(), kind, detail }].slice(-KEPT_IN_MEMORY);
+  const next = [...(log.getSnapshot() ?? []), { at: Date.now(), kind, detail }].slice(-KEPT_IN_MEMORY);
   log.set(next);
   save(LOG_KEY, next.slice(-KEPT_ACROSS_RELOAD), area('sessionStorage'));
 }
@@ -69,7 +71,7 @@ async function probeFailure(url: string): Promise<string | undefined> {
 /** Starts watching the network; returns a stop function. */
 export function startConnectivity(): () => void {
   const saved = load(LOG_KEY, area('sessionStorage')).value;
-  if (Array.isArray(saved)) log.set(saved);
+  log.set(Array.isArray(saved) ? saved : []);
   const update = (event?: Event) => {
     const online = navigator.onLine;
     state.update({ online, since: Date.now() });

@@ -5,8 +5,8 @@ import { createStore, type Store } from '../store';
 import { reloadAfterFlush } from './flush';
 import { claimReload } from './reload-guard';
 
-/** Where the worker stands, as the UI shows it. */
-export type WorkerState = 'unsupported' | 'registering' | 'installing' | 'ready' | 'update-waiting' | 'error';
+/** Where the worker stands, as the UI shows it ('unknown' until the page has looked, and in the prerendered HTML). */
+export type WorkerState = 'unknown' | 'unsupported' | 'registering' | 'installing' | 'ready' | 'update-waiting' | 'error';
 
 export interface RegistrationSnapshot {
   state: WorkerState;
@@ -28,7 +28,7 @@ export interface WorkerVersion {
   version: string;
 }
 
-const state = createStore<RegistrationSnapshot>({ state: 'unsupported', progress: null, version: null, scope: null, lastCheck: null, error: null });
+const state = createStore<RegistrationSnapshot>({ state: 'unknown', progress: null, version: null, scope: null, lastCheck: null, error: null });
 
 /** The registration store. */
 export const registration: Store<RegistrationSnapshot> = state;
@@ -140,7 +140,11 @@ async function register(serviceWorker: ServiceWorkerContainer): Promise<void> {
 /** Registers /sw.js after the load event (not in dev builds). */
 export function startRegistration(): void {
   const serviceWorker = navigator.serviceWorker;
-  if (!serviceWorker) return; // stays 'unsupported': the app works online as before
+  if (!serviceWorker) {
+    // No offline layer (an old browser, or an insecure origin): the app works online as before.
+    state.update({ state: 'unsupported' });
+    return;
+  }
   state.update({ state: 'registering' });
   reloadOnControllerChange(serviceWorker);
   listenForProgress();

@@ -3,11 +3,12 @@
 /**
  * The cache keys (URL paths) to try, in order, for a GET of `path`; [] means the network answers.
  * Paths under a network-only prefix always go to the network. A navigation also tries `path/`
- * (`/status` is cached as `/status/`, where a plain file server would redirect it) and then the
- * app shell `/`, which renders the not-found screen itself from location.pathname.
+ * (`/status` is cached as `/status/`, where a plain file server would redirect it) and then
+ * `/404.html`, the prerendered not-found screen: any other route's HTML would not match the URL
+ * the page hydrates at.
  */
 export function cacheKeys(path: string, isNavigation: boolean, networkOnly: readonly string[]): string[] {
   if (networkOnly.some((prefix) => path.startsWith(prefix))) return [];
   if (!isNavigation) return [path];
-  return [path, path.replace(/\/?$/, '/'), '/'];
+  return [path, path.replace(/\/?$/, '/'), '/404.html'];
 }

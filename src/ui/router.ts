@@ -11,11 +11,19 @@ export const routePath = (pathname: string): string => pathname.replace(/\/?$/, 
 /** The route's title, or "Not found" for a path that is not one of ours. */
 export const titleOf = (path: string): string => routes.find((route) => route.path === path)?.title ?? 'Not found';
 
-// Set from the URL by startRouter(), before the first render.
+// Set from the URL by startRouter() before hydration, or by prerenderRoute() at build time.
 const state = createStore('/');
 
-/** The current route path (trailing slash). */
-export const route: Store<string> = state;
+/**
+ * The current route path (trailing slash). The route is in the URL, not on the device, so the
+ * prerendered HTML of a route shows that route: its server snapshot is the current route.
+ */
+export const route: Store<string> = { ...state, getServerSnapshot: state.getSnapshot };
+
+/** At build time: makes `path` the current route, before rendering its HTML. */
+export function prerenderRoute(path: string): void {
+  state.set(path);
+}
 
 /** Shows the route of the current URL: store, document title, focus (what a page load would do). */
 function show(focus: boolean): void {

@@ -10,7 +10,9 @@ import { installDom, type FakeDom } from './offline-dom';
 const test = suite('connectivity store');
 let dom: FakeDom;
 let stop: (() => void) | undefined;
-const kinds = () => connectivityLog.getSnapshot().map((e) => e.kind);
+/** The log's entries; null (not read yet) only before the first start, so [] then. */
+const logEntries = () => connectivityLog.getSnapshot() ?? [];
+const kinds = () => logEntries().map((e) => e.kind);
 
 test.before.each(() => {
   dom = installDom();
@@ -50,12 +52,12 @@ test('a page loaded offline starts offline and logs it (it never gets an offline
 test('the last entries of the log survive a reload (sessionStorage); the in-memory log is bounded', () => {
   stop = startConnectivity();
   for (let i = 0; i < 60; i++) logTransition('probe-failed', `attempt ${i}`);
-  assert.is(connectivityLog.getSnapshot().length, 50);
+  assert.is(logEntries().length, 50);
   logTransition('reload', 'back online');
   stop();
   // The next page of this tab: same sessionStorage, fresh start.
   stop = startConnectivity();
-  const after = connectivityLog.getSnapshot();
+  const after = logEntries();
   assert.is(after.length, 8);
   assert.equal(after.at(-1)?.kind, 'reload');
   assert.equal(after.at(-2)?.detail, 'attempt 59');
@@ -97,14 +99,14 @@ probes('is ok when the file answers, and asks with HEAD past every cache', async
   assert.equal(seen.at(-1), { method: 'HEAD', url: '/sw.js', cache: 'no-cache' });
   assert.is(connectivity.getSnapshot().probe, 'ok');
   assert.is(connectivity.getSnapshot().probeAt, Date.now());
-  assert.is(connectivityLog.getSnapshot().at(-1)?.kind, 'probe-ok');
+  assert.is(logEntries().at(-1)?.kind, 'probe-ok');
 });
 
 probes('fails on a server error (a proxy whose origin is down), with the status in the log', async () => {
   status = 503;
   assert.is(await probe(base + '/sw.js'), false);
   assert.is(connectivity.getSnapshot().probe, 'failed');
-  assert.equal(connectivityLog.getSnapshot().at(-1), { at: Date.now(), kind: 'probe-failed', detail: 'HTTP 503' });
+  assert.equal(logEntries().at(-1), { at: Date.now(), kind: 'probe-failed', detail: 'HTTP 503' });
 });
 
 probes('fails when nothing answers (connection refused)', async () => {
@@ -113,7 +115,7 @@ probes('fails when nothing answers (connection refused)', async () => {
   const port = (closed.address() as AddressInfo).port;
   await new Promise((r) => closed.close(r));
   assert.is(await probe(`http://127.0.0.1:${port}/sw.js`), false);
-  assert.equal(connectivityLog.getSnapshot().at(-1)?.detail, 'no answer');
+  assert.equal(logEntries().at(-1)?.detail, 'no answer');
 });
 
 test.run();

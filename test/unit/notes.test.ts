@@ -53,7 +53,7 @@ test.after.each(() => {
 
 test('a new user gets one empty note, ready to type in', () => {
   stop = startNotes();
-  assert.equal(notes.getSnapshot(), { notes: [{ id: '0', text: '', at: 0 }], corrupt: false, problem: undefined });
+  assert.equal(notes.getSnapshot(), { notes: [{ id: '0', text: '', at: 0 }], corrupt: false, loaded: true, problem: undefined });
 });
 
 test('typing is saved about a second after the first unsaved keystroke, even while typing goes on', async () => {

@@ -11,11 +11,11 @@ import { buildServiceWorker, networkOnlyOf, precacheManifest, urlOf } from '../.
 const keys = suite('sw cache keys');
 const NETWORK_ONLY = ['/.well-known/'];
 
-keys('a navigation tries the path, its slash form, then the app shell', () => {
-  assert.equal(cacheKeys('/status', true, NETWORK_ONLY), ['/status', '/status/', '/']);
-  assert.equal(cacheKeys('/status/', true, NETWORK_ONLY), ['/status/', '/status/', '/']);
-  assert.equal(cacheKeys('/', true, NETWORK_ONLY), ['/', '/', '/']);
-  assert.equal(cacheKeys('/no/such/page', true, NETWORK_ONLY), ['/no/such/page', '/no/such/page/', '/']);
+keys('a navigation tries the path, its slash form, then the prerendered not-found page', () => {
+  assert.equal(cacheKeys('/status', true, NETWORK_ONLY), ['/status', '/status/', '/404.html']);
+  assert.equal(cacheKeys('/status/', true, NETWORK_ONLY), ['/status/', '/status/', '/404.html']);
+  assert.equal(cacheKeys('/', true, NETWORK_ONLY), ['/', '/', '/404.html']);
+  assert.equal(cacheKeys('/no/such/page', true, NETWORK_ONLY), ['/no/such/page', '/no/such/page/', '/404.html']);
 });
 
 keys('a file request tries only its own path: a missing file is not answered with the shell', () => {
@@ -27,7 +27,7 @@ keys('network-only prefixes go to the network, navigations included', () => {
   assert.equal(cacheKeys('/.well-known/acme-challenge/x', true, NETWORK_ONLY), []);
   assert.equal(cacheKeys('/.well-known/security.txt', false, NETWORK_ONLY), []);
   assert.equal(cacheKeys('/api/x', true, ['/api/', '/.well-known/']), []);
-  assert.equal(cacheKeys('/apiary', true, ['/api/']), ['/apiary', '/apiary/', '/']);
+  assert.equal(cacheKeys('/apiary', true, ['/api/']), ['/apiary', '/apiary/', '/404.html']);
 });
 keys.run();
 

@@ -17,13 +17,15 @@ const focusIfNew = (editor: HTMLTextAreaElement | null) => {
 
 /** The Notes screen: notes kept on this device, each a labelled text area saved as you type. */
 export function Notes() {
-  const { notes: list, problem, corrupt } = useStore(notes);
+  const { notes: list, problem, corrupt, loaded } = useStore(notes);
   return (
     <>
       <div className="notice" aria-live="polite">
         {corrupt && <p>Some saved notes could not be read; a copy was kept on this device.</p>}
         {problem && <p>{PROBLEMS[problem]}</p>}
       </div>
+      {/* The notes live on the device: the prerendered HTML knows none of them. */}
+      {!loaded && <p>Loading your notes…</p>}
       <ul className="notes">
         {list.map((note, index) => (
           <li key={note.id}>

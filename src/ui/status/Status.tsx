@@ -1,6 +1,6 @@
 // /status, "Offline readiness": network, service worker, precache check, storage, connectivity log.
 import { useEffect, useState, type ReactNode } from 'react';
-import { connectivity, connectivityLog } from '../../offline/connectivity';
+import { connectivity, connectivityLog, type Connectivity } from '../../offline/connectivity';
 import { verifyPrecache, type PrecacheVerdict } from '../../offline/precache-check';
 import { checkForUpdate, registration, type RegistrationSnapshot } from '../../offline/registration';
 import { formatSize, formatTime } from '../format';
@@ -24,6 +24,8 @@ function Facts({ rows }: { rows: [string, ReactNode][] }) {
 /** The "Offline readiness" screen, below the <h1> that Page renders. */
 export function Status() {
   const worker = useStore(registration);
+  // Before the page has looked (and in the prerendered HTML) nothing about the worker is known.
+  const unknownYet = worker.state === 'unknown';
   return (
     <>
       <h2>Network</h2>
@@ -32,9 +34,9 @@ export function Status() {
       <Facts
         rows={[
           ['State', workerStateText(worker)],
-          ['Version', worker.version ?? 'unknown'],
-          ['Scope', worker.scope ?? 'none'],
-          ['Last update check', formatTime(worker.lastCheck)],
+          ['Version', unknownYet ? '…' : (worker.version ?? 'unknown')],
+          ['Scope', unknownYet ? '…' : (worker.scope ?? 'none')],
+          ['Last update check', unknownYet ? '…' : formatTime(worker.lastCheck)],
         ]}
       />
       <p>
@@ -52,6 +54,7 @@ export function Status() {
 
 /** "installing (3 of 13 files): why it failed", as much of it as is known. */
 function workerStateText({ state, progress, error }: RegistrationSnapshot): string {
+  if (state === 'unknown') return '…';
   let text = state.replace('-', ' ');
   if (state === 'installing' && progress) text += ` (${progress.done} of ${progress.total} files)`;
   if (error) text += `: ${error}`;
@@ -64,16 +67,23 @@ function NetworkFacts() {
   return (
     <Facts
       rows={[
-        ['Browser says', `${network.online ? 'online' : 'offline'} since ${formatTime(network.since)}`],
-        ['Last probe', network.probeAt ? `${network.probe} at ${formatTime(network.probeAt)}` : 'none yet'],
+        ['Browser says', network.since === null ? '…' : `${network.online ? 'online' : 'offline'} since ${formatTime(network.since)}`],
+        ['Last probe', lastProbeText(network)],
       ]}
     />
   );
 }
 
+/** What the last probe found and when, "none yet", or "…" before the page has looked. */
+function lastProbeText({ since, probe, probeAt }: Connectivity): string {
+  if (probeAt) return `${probe} at ${formatTime(probeAt)}`;
+  return since === null ? '…' : 'none yet';
+}
+
 /** The log of offline/online/probe/reload events, newest first. */
 function ConnectivityLog() {
   const log = useStore(connectivityLog);
+  if (log === null) return <p>Loading…</p>;
   if (log.length === 0) return <p>No events yet.</p>;
   return (
     <ol className="log">
@@ -124,27 +134,39 @@ function precacheCheckContent(check: CheckState): ReactNode {
   );
 }
 
+/** What the page knows of the device's storage: nothing yet, not reported, or an estimate. */
+type StorageReport = { status: 'unknown' } | { status: 'unsupported' } | { status: 'known'; usage: number; quota: number; persisted: boolean; askedToPersist: boolean };
+
 /** Used and quota, and whether the browser keeps our data under storage pressure. */
 function StorageFacts() {
-  const storage = navigator.storage;
-  const [estimate, setEstimate] = useState<StorageEstimate & { persisted?: boolean; askedToPersist?: boolean }>({});
-  const read = (askedToPersist?: boolean) =>
-    Promise.all([storage.estimate(), storage.persisted()]).then(([usage, persisted]) => setEstimate({ ...usage, persisted, askedToPersist }));
+  const [report, setReport] = useState<StorageReport>({ status: 'unknown' });
+  // Read in an effect, never while rendering: the prerendered HTML (no navigator at build time)
+  // and the first render in the page must be the same neutral rows.
+  const read = async (askedToPersist: boolean) => {
+    const storage = navigator.storage;
+    if (!storage) {
+      setReport({ status: 'unsupported' });
+      return;
+    }
+    const [estimate, persisted] = await Promise.all([storage.estimate(), storage.persisted()]);
+    setReport({ status: 'known', usage: estimate.usage ?? 0, quota: estimate.quota ?? 0, persisted, askedToPersist });
+  };
   useEffect(() => {
-    if (storage) read();
+    read(false);
   }, []);
-  if (!storage) return <p>Not reported by this browser.</p>;
+  if (report.status === 'unsupported') return <p>Not reported by this browser.</p>;
+  const known = report.status === 'known' ? report : undefined;
   return (
     <>
       <Facts
         rows={[
-          ['Used', estimate.quota ? `${formatSize(estimate.usage ?? 0)} of ${formatSize(estimate.quota)}` : '…'],
-          ['Persistent', persistenceText(estimate)],
+          ['Used', known?.quota ? `${formatSize(known.usage)} of ${formatSize(known.quota)}` : '…'],
+          ['Persistent', known ? persistenceText(known) : '…'],
         ]}
       />
-      {!estimate.persisted && (
+      {known && !known.persisted && (
         <p>
-          <button type="button" onClick={() => storage.persist().then(() => read(true))}>Keep data on this device</button>
+          <button type="button" onClick={() => navigator.storage.persist().then(() => read(true))}>Keep data on this device</button>
         </p>
       )}
     </>
@@ -152,8 +174,7 @@ function StorageFacts() {
 }
 
 /** Whether storage is persistent, and if not, why it matters or that the browser said no. */
-function persistenceText({ persisted, askedToPersist }: { persisted?: boolean; askedToPersist?: boolean }): string {
-  if (persisted === undefined) return '…';
+function persistenceText({ persisted, askedToPersist }: { persisted: boolean; askedToPersist: boolean }): string {
   if (persisted) return 'yes';
   if (askedToPersist) return 'no: the browser declined';
   return 'no: may be cleared when space runs low';

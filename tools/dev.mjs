@@ -1,0 +1,131 @@
+// `npm run dev`: one esbuild context rebuilt on every save, served by the preview server with live
+// reload, and the type checker watching beside it. Nothing here ships: dev builds are not
+// prerendered, register no service worker, and only they contain the live-reload client.
+import { spawn } from 'node:child_process';
+import { watch } from 'node:fs';
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import * as esbuild from 'esbuild';
+import { listen } from './serve.mjs';
+import { BuildError, esbuildReason, frameworkAlias, htmlFileOf, pageDefines, readProject, renderHtml, staticFiles, writeAtomically } from './site.mjs';
+
+/** The path the page listens on for rebuilds: esbuild's own live-reload convention. */
+const CHANGE_EVENTS = '/esbuild';
+
+/** Waits this long after a file event: an editor's save is often several events in a row. */
+const SETTLE_MS = 10;
+
+/**
+ * Starts the dev loop: builds into `out`, serves it on HOST:PORT (127.0.0.1:8080), rebuilds on
+ * every change under src/, static/ or to sw.ts, and tells open pages to reload. A failed rebuild
+ * prints one line and keeps the last good build served.
+ */
+export async function startDev({ root, preact, out }) {
+  const project = await readProject(root);
+  const context = await esbuild.context({
+    absWorkingDir: root,
+    entryPoints: { app: 'src/main.tsx' },
+    bundle: true,
+    format: 'esm',
+    target: 'es2020',
+    jsx: 'automatic',
+    alias: frameworkAlias(preact),
+    define: pageDefines({ dev: true, identity: project.identity }),
+    // Fixed names, no hashes: the HTML stays the same from one rebuild to the next.
+    entryNames: 'assets/[name]',
+    outdir: 'out',
+    write: false,
+    logLevel: 'silent',
+  });
+  const reloads = liveReload();
+  let site = await buildDevSite(root, context, out);
+  const server = await listen({ root: out, host: process.env.HOST || '127.0.0.1', port: Number(process.env.PORT || 8080), intercept: reloads.intercept });
+  console.log(`serving ${path.relative(root, out) || '.'}/ on ${server.url} (dev: rebuilds on save and reloads the page; no service worker)`);
+  const typechecker = spawn(process.execPath, [path.join(root, 'tools/typecheck.mjs'), '--watch', 'app', 'sw'], { cwd: root, stdio: 'inherit' });
+
+  let timer;
+  let building = Promise.resolve();
+  const rebuild = () => {
+    clearTimeout(timer);
+    timer = setTimeout(() => {
+      building = building.then(async () => {
+        const started = performance.now();
+        try {
+          site = await buildDevSite(root, context, out, site);
+        } catch (error) {
+          console.error(`build failed: ${error?.name === 'BuildError' ? error.message : esbuildReason(error)}`);
+          return;
+        }
+        reloads.notify();
+        console.log(`rebuilt in ${Math.round(performance.now() - started)} ms`);
+      });
+    }, SETTLE_MS);
+  };
+  const watchers = ['src', 'static', 'sw.ts', 'package.json'].map((entry) => watch(path.join(root, entry), { recursive: !entry.includes('.') }, rebuild));
+  const stop = async () => {
+    for (const watcher of watchers) watcher.close();
+    typechecker.kill();
+    await context.dispose();
+    await server.close();
+  };
+  for (const signal of ['SIGINT', 'SIGTERM']) process.once(signal, () => stop().then(() => process.exit(0)));
+  return { url: server.url, stop };
+}
+
+/**
+ * One dev build: rebuilds the bundle in the context, fills the HTML template for every route
+ * (not prerendered: the page renders itself), copies static/. Writes only what changed since
+ * `previous`, atomically on the first build. Resolves to the files written (path -> Buffer).
+ */
+async function buildDevSite(root, context, out, previous) {
+  const project = await readProject(root);
+  let result;
+  try {
+    result = await context.rebuild();
+  } catch (error) {
+    throw new BuildError(esbuildReason(error));
+  }
+  const outDir = path.join(root, 'out');
+  const assets = result.outputFiles.map((file) => ({ path: path.relative(outDir, file.path).split(path.sep).join('/'), contents: Buffer.from(file.contents) }));
+  const files = await staticFiles(root, project.manifestTemplate, project.identity);
+  for (const asset of assets) files.set(asset.path, asset.contents);
+  const pageAssets = [...assets.filter((a) => a.path.endsWith('.css')), ...assets.filter((a) => a.path.endsWith('.js'))];
+  for (const route of project.routes) {
+    // No integrity attributes in dev: the files change on every save.
+    const html = renderHtml(project.template, { title: route.title, appTitle: project.identity.__APP_TITLE__, assets: pageAssets, body: '', integrity: false });
+    files.set(htmlFileOf(route.path), Buffer.from(html));
+  }
+  // The reconnect probe asks HEAD /sw.js; in dev it is a file that registers nothing.
+  files.set('sw.js', Buffer.from('// Dev build: no service worker.\n'));
+  if (!previous) {
+    await writeAtomically(out, files);
+    return files;
+  }
+  for (const [file, contents] of files) {
+    if (previous.get(file)?.equals(contents)) continue;
+    await fs.mkdir(path.dirname(path.join(out, file)), { recursive: true });
+    await fs.writeFile(path.join(out, file), contents);
+  }
+  return files;
+}
+
+/**
+ * esbuild's live-reload protocol on the preview server: pages open an EventSource on /esbuild
+ * and reload on its `change` event. Returns the server's intercept and notify().
+ */
+function liveReload() {
+  const clients = new Set();
+  return {
+    intercept(request, response) {
+      if (request.url !== CHANGE_EVENTS) return false;
+      response.writeHead(200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-store', Connection: 'keep-alive' });
+      response.write(': connected\n\n');
+      clients.add(response);
+      request.on('close', () => clients.delete(response));
+      return true;
+    },
+    notify() {
+      for (const client of clients) client.write('event: change\ndata: {}\n\n');
+    },
+  };
+}
