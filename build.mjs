@@ -13,7 +13,7 @@ function fail(error) {
 
 // Imported dynamically: Node reads package.json to resolve the helpers' packages, and a broken
 // package.json must still give one line, not a loader stack trace.
-const { BuildError, auditEntry, buildApp, htmlFileOf, readProject, renderHtml, sri, staticFiles, writeAtomically, buildServiceWorker, prerender } = await Promise.all([
+const { BuildError, auditAndCompress, buildApp, htmlFileOf, readProject, renderHtml, sri, staticFiles, writeAtomically, buildServiceWorker, prerender } = await Promise.all([
   import('./tools/site.mjs'),
   import('./tools/worker.mjs'),
   import('./tools/prerender.mjs'),
@@ -62,13 +62,19 @@ async function buildSite(opts) {
   const { worker, manifest, version } = await buildServiceWorker({ root, entries: hashes, appDefines: identity, networkOnly, killSwitch: opts.killSwitch });
   files.set('precache.json', manifest);
   files.set('sw.js', worker);
+  const audited = await Promise.all([...files].map(([file, contents]) => auditAndCompress(file, contents)));
   const audit = {
     name: pkg.name,
     version,
     build: opts.preact ? 'preact' : 'react',
-    files: (await Promise.all([...files].map(([file, contents]) => auditEntry(file, contents)))).sort((a, b) => (a.path < b.path ? -1 : 1)),
+    files: audited.map(({ entry }) => entry).sort((a, b) => (a.path < b.path ? -1 : 1)),
   };
-  files.set('audit.json', Buffer.from(JSON.stringify(audit, null, 2) + '\n'));
+  const auditFile = Buffer.from(JSON.stringify(audit, null, 2) + '\n');
+  files.set('audit.json', auditFile);
+  // Precompressed copies go beside the files, outside the audit and the precache (same bytes, encoded).
+  for (const { copies } of [...audited, await auditAndCompress('audit.json', auditFile)]) {
+    for (const [file, contents] of copies) files.set(file, contents);
+  }
   return { files, audit, budgets: pkg.budgets ?? {}, appGzip: assets.appGzip };
 }
 

@@ -11,6 +11,12 @@ export interface Listening extends PreviewServer {
   url: string;
   close(): Promise<void>;
 }
+/** A slow network for the bench: each answer waits delayMs, then its body flows at bytesPerSecond. */
+export interface Pace {
+  delayMs: number;
+  bytesPerSecond: number;
+}
 export function safePath(target: string): string | number;
-export function createPreviewServer(opts: { root: string; intercept?: Intercept }): PreviewServer;
-export function listen(opts: { root: string; host?: string; port?: number; intercept?: Intercept }): Promise<Listening>;
+export function preferredEncoding(acceptEncoding: string | undefined, variants: Record<string, unknown>): 'br' | 'gzip' | undefined;
+export function createPreviewServer(opts: { root: string; intercept?: Intercept; pace?: Pace }): PreviewServer;
+export function listen(opts: { root: string; host?: string; port?: number; intercept?: Intercept; pace?: Pace }): Promise<Listening>;

@@ -30,6 +30,38 @@ const SECURITY = {
 const MAX_URL = 2048;
 
 /**
+ * The encoding to answer with: brotli where the request accepts it, else gzip, else none (the
+ * file itself). Only encodings with a precompressed copy count; `q=0` refuses one (RFC 9110 12.5.3).
+ */
+export function preferredEncoding(acceptEncoding = '', variants) {
+  const accepted = new Set();
+  for (const part of String(acceptEncoding).toLowerCase().split(',')) {
+    const [name, ...params] = part.trim().split(';');
+    const refused = params.some((param) => /^\s*q=0(\.0*)?\s*$/.test(param));
+    if (name && !refused) accepted.add(name.trim());
+  }
+  return ['br', 'gzip'].find((encoding) => variants[encoding] && accepted.has(encoding));
+}
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Bytes per write when pacing: small enough that the rate is even at 200 KB/s. */
+const PACED_CHUNK = 8 * 1024;
+
+/** Sends a stream's chunks at `bytesPerSecond`, as a slow link would deliver them. */
+async function pipePaced(stream, res, bytesPerSecond) {
+  try {
+    for await (const chunk of stream) {
+      if (!res.write(chunk)) await new Promise((resolve) => res.once('drain', resolve));
+      await sleep((chunk.length / bytesPerSecond) * 1000);
+    }
+    res.end();
+  } catch {
+    res.destroy();
+  }
+}
+
+/**
  * Maps a request target to a safe relative path, or returns an HTTP status for bad input.
  * Rejects (400): overlong or malformed URLs, NUL, backslashes, encoded slashes, `.`/`..` segments.
  */
@@ -60,8 +92,10 @@ function cacheControl(rel) {
 /**
  * Creates the preview server. Options for tests: `root` can be swapped with setRoot() (a deploy),
  * `intercept(req, res)` may answer a request first (return true), and `log` records every request.
+ * For the bench, `pace: { delayMs, bytesPerSecond }` makes it a slow network: each file answer
+ * waits delayMs, then its body flows at bytesPerSecond.
  */
-export function createPreviewServer({ root, intercept } = {}) {
+export function createPreviewServer({ root, intercept, pace } = {}) {
   let base = path.resolve(root);
   const log = [];
 
@@ -74,27 +108,45 @@ export function createPreviewServer({ root, intercept } = {}) {
   }
 
   async function send(req, res, status, file, stat, rel) {
-    const etag = `"${createHash('sha1').update(`${stat.size}-${stat.mtimeMs}-${file}`).digest('base64url')}"`;
+    const variants = await encodedVariants(file);
+    const encoding = preferredEncoding(req.headers['accept-encoding'], variants);
+    const body = encoding ? variants[encoding] : { file, stat };
+    const etag = `"${createHash('sha1').update(`${body.stat.size}-${body.stat.mtimeMs}-${body.file}`).digest('base64url')}"`;
     const headers = {
       ...SECURITY,
       'Content-Type': TYPES[path.extname(file)] ?? 'application/octet-stream',
       'Cache-Control': status === 200 ? cacheControl(rel) : 'no-cache',
       ETag: etag,
+      // Caches must keep the encodings apart when the answer depends on Accept-Encoding.
+      ...(Object.keys(variants).length ? { Vary: 'Accept-Encoding' } : {}),
+      ...(encoding ? { 'Content-Encoding': encoding } : {}),
     };
+    if (pace) await sleep(pace.delayMs);
     if (status === 200 && req.headers['if-none-match'] === etag) {
       res.writeHead(304, headers).end();
       return;
     }
-    res.writeHead(status, { ...headers, 'Content-Length': stat.size });
+    res.writeHead(status, { ...headers, 'Content-Length': body.stat.size });
     if (req.method === 'HEAD') {
       res.end();
       return;
     }
     // The file can vanish between stat and read (dev mode swaps dist/ on every rebuild): end this
     // one response; an unhandled stream error would take the whole server down.
-    const stream = createReadStream(file);
+    const stream = createReadStream(body.file, pace ? { highWaterMark: PACED_CHUNK } : {});
     stream.on('error', () => res.destroy());
-    stream.pipe(res);
+    if (pace) pipePaced(stream, res, pace.bytesPerSecond);
+    else stream.pipe(res);
+  }
+
+  /** The precompressed copies the build wrote beside a file (`<file>.br`, `<file>.gz`) that exist. */
+  async function encodedVariants(file) {
+    const variants = {};
+    for (const [encoding, suffix] of [['br', '.br'], ['gzip', '.gz']]) {
+      const stat = await fs.stat(file + suffix).catch(() => null);
+      if (stat?.isFile()) variants[encoding] = { file: file + suffix, stat };
+    }
+    return variants;
   }
 
   async function notFound(req, res) {
@@ -150,8 +202,8 @@ export function createPreviewServer({ root, intercept } = {}) {
 }
 
 /** Starts a preview server on host:port (port 0 = a free one); resolves to its URL. */
-export function listen({ root, host = '127.0.0.1', port = 8080, intercept } = {}) {
-  const preview = createPreviewServer({ root, intercept });
+export function listen({ root, host = '127.0.0.1', port = 8080, intercept, pace } = {}) {
+  const preview = createPreviewServer({ root, intercept, pace });
   return new Promise((resolve, reject) => {
     preview.server.once('error', (err) =>
       reject(err.code === 'EADDRINUSE' ? Object.assign(new Error(`port ${port} on ${host} is in use (set PORT to another)`), { code: err.code }) : err),

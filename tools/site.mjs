@@ -16,17 +16,39 @@ export class BuildError extends Error {
 export const sri = (buf) => 'sha384-' + createHash('sha384').update(buf).digest('base64');
 
 /** Gzip at level 9, as static hosts and CDNs pre-compress; Node writes mtime 0, so it is stable. */
-export const gzipSize = (buf) => zlib.gzipSync(buf, { level: 9 }).length;
+export const gzip = (buf) => zlib.gzipSync(buf, { level: 9 });
+
+/** The gzip size of some bytes (the budgets' measure). */
+export const gzipSize = (buf) => gzip(buf).length;
 
 const brotliCompress = promisify(zlib.brotliCompress);
 
 /**
- * Brotli at maximum quality, as pre-compressed `.br` files would be shipped. Asynchronous: it runs
- * on libuv's thread pool, beside the rest of the build (quality 11 takes a few hundred ms for the
- * React bundle, the slowest step of a build).
+ * Brotli at maximum quality, as shipped beside the files. Asynchronous: it runs on libuv's thread
+ * pool, beside the rest of the build (quality 11 takes a few hundred ms for the React bundle, the
+ * slowest step of a build).
  */
-export const brotliSize = async (buf) =>
-  (await brotliCompress(buf, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: buf.length } })).length;
+export const brotli = (buf) => brotliCompress(buf, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: buf.length } });
+
+/** Files that hosts serve compressed (text); images are compressed already. */
+const COMPRESSIBLE = /\.(html|js|mjs|css|json|webmanifest|txt|svg)$/;
+
+/**
+ * A file's audit record (bytes raw, gzip, brotli and its SRI hash) and its precompressed copies,
+ * `<file>.gz` and `<file>.br`, for hosts that serve them to browsers that accept them (the preview
+ * server; nginx's gzip_static). Only text files get copies, and only smaller ones. The audit and
+ * the SRI hashes describe the decoded bytes, the same whatever the encoding on the wire.
+ */
+export async function auditAndCompress(filePath, contents) {
+  const [gzipped, brotlied] = [gzip(contents), await brotli(contents)];
+  const entry = { path: filePath, bytes: contents.length, gzip: gzipped.length, brotli: brotlied.length, sha384: sri(contents) };
+  const copies = new Map();
+  if (COMPRESSIBLE.test(filePath)) {
+    if (gzipped.length < contents.length) copies.set(filePath + '.gz', gzipped);
+    if (brotlied.length < contents.length) copies.set(filePath + '.br', brotlied);
+  }
+  return { entry, copies };
+}
 
 /** One line from esbuild's first message: `file:line:col: text`. */
 export function esbuildReason(err) {
@@ -201,15 +223,6 @@ export function webManifest(templateText, appTitle) {
   }
   return JSON.stringify({ name: appTitle, short_name: appTitle, ...manifest }, null, 2) + '\n';
 }
-
-/** Audit record of one file: bytes raw, gzip, brotli and its SRI hash. */
-export const auditEntry = async (filePath, contents) => ({
-  path: filePath,
-  bytes: contents.length,
-  gzip: gzipSize(contents),
-  brotli: await brotliSize(contents),
-  sha384: sri(contents),
-});
 
 /** Short content version over all [path, sha384] pairs, stable for the same bytes. */
 export function versionOf(entries) {

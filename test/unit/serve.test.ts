@@ -4,7 +4,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { listen, safePath, type Listening } from '../../tools/serve.mjs';
+import { gzipSync, brotliCompressSync, gunzipSync, brotliDecompressSync } from 'node:zlib';
+import { listen, preferredEncoding, safePath, type Listening } from '../../tools/serve.mjs';
 
 const SECRET = 'TOP-SECRET-OUTSIDE-DIST';
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'serve-'));
@@ -19,6 +20,11 @@ writeFileSync(path.join(root, 'sw.js'), '// worker');
 writeFileSync(path.join(root, 'assets', 'app-ABCD1234.js'), 'console.log(1)');
 writeFileSync(path.join(root, 'manifest.webmanifest'), '{}');
 symlinkSync(path.join(tmp, 'secret.txt'), path.join(root, 'link-out.txt'));
+// Precompressed copies, as the build writes them beside text files.
+const LICENCES = 'MIT License. '.repeat(200);
+writeFileSync(path.join(root, 'licenses.txt'), LICENCES);
+writeFileSync(path.join(root, 'licenses.txt.gz'), gzipSync(LICENCES));
+writeFileSync(path.join(root, 'licenses.txt.br'), brotliCompressSync(LICENCES));
 
 let server: Listening;
 
@@ -137,7 +143,52 @@ serve('survives a malformed request line with a 400', async () => {
   assert.is(r.status, 400);
 });
 
+/** GETs a path with an Accept-Encoding header; resolves to the status, headers and raw body bytes. */
+async function getEncoded(target: string, acceptEncoding: string) {
+  const response = await fetch(new URL(target, server.url), { headers: { 'Accept-Encoding': acceptEncoding } });
+  return { status: response.status, headers: response.headers, bytes: Buffer.from(await response.arrayBuffer()) };
+}
+
+serve('answers with the precompressed copy the request accepts (brotli first), and Vary: Accept-Encoding', async () => {
+  // Node's fetch decodes bodies itself; the headers tell which encoding was sent.
+  const brotli = await getEncoded('/licenses.txt', 'gzip, br');
+  assert.is(brotli.headers.get('content-encoding'), 'br');
+  assert.is(brotli.bytes.toString(), LICENCES);
+  assert.is(brotli.headers.get('vary'), 'Accept-Encoding');
+  assert.is(brotli.headers.get('content-type'), 'text/plain; charset=utf-8');
+  const gzip = await getEncoded('/licenses.txt', 'gzip');
+  assert.is(gzip.headers.get('content-encoding'), 'gzip');
+  assert.is(gzip.bytes.toString(), LICENCES);
+  const plain = await raw('GET /licenses.txt HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n');
+  assert.is(plain.headers['content-encoding'], undefined);
+  assert.is(plain.body, LICENCES);
+  assert.is(plain.headers.vary, 'Accept-Encoding');
+});
+
+serve('a compressed answer has its own length and ETag, and decodes to the same bytes', async () => {
+  const socketGet = (encoding: string) => raw(`GET /licenses.txt HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept-Encoding: ${encoding}\r\nConnection: close\r\n\r\n`);
+  const [brotli, gzip] = [await socketGet('br'), await socketGet('gzip')];
+  assert.is(brotliDecompressSync(Buffer.from(brotli.body, 'latin1')).toString(), LICENCES);
+  assert.is(gunzipSync(Buffer.from(gzip.body, 'latin1')).toString(), LICENCES);
+  assert.is(Number(brotli.headers['content-length']), Buffer.from(brotli.body, 'latin1').length);
+  assert.ok(Number(brotli.headers['content-length']) < LICENCES.length / 10);
+  assert.is.not(brotli.headers.etag, gzip.headers.etag);
+});
+
 serve.run();
+
+const encodings = suite('preferredEncoding');
+encodings('picks brotli, then gzip, among the copies that exist and the request accepts', () => {
+  const both = { br: {}, gzip: {} };
+  assert.is(preferredEncoding('gzip, deflate, br', both), 'br');
+  assert.is(preferredEncoding('gzip', both), 'gzip');
+  assert.is(preferredEncoding('br', { gzip: {} }), undefined);
+  assert.is(preferredEncoding('br;q=0, gzip;q=0.5', both), 'gzip', 'q=0 refuses brotli');
+  assert.is(preferredEncoding('', both), undefined);
+  assert.is(preferredEncoding(undefined, both), undefined);
+  assert.is(preferredEncoding('identity', both), undefined);
+});
+encodings.run();
 
 const paths = suite('safePath');
 paths('keeps plain paths and decodes percent-escapes', () => {
