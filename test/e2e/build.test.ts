@@ -9,10 +9,10 @@ import { freshContext, launchChromium } from './lib/browser';
 import { cleanup, copySources } from './lib/site';
 import { until } from './lib/wait';
 
-/** Runs `node build.mjs` in `dir`; returns its exit code and output. */
+/** Runs `node build.mjs` in `dir`; returns its exit code (null if a signal ended it, named in stderr) and output. */
 function build(dir: string, ...args: string[]) {
   const r = spawnSync(process.execPath, ['build.mjs', ...args], { cwd: dir, encoding: 'utf8' });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr.trim() };
+  return { code: r.status, stdout: r.stdout, stderr: r.signal ? `ended by ${r.signal}` : r.stderr.trim() };
 }
 
 /** Every file of a folder with its bytes, for byte-for-byte comparison. */
@@ -38,8 +38,10 @@ test.after.each(cleanup);
 
 test('is deterministic: two builds, in two folders, give byte-identical dist/', () => {
   const other = copySources();
-  assert.is(build(dir).code, 0);
-  assert.is(build(other).code, 0);
+  for (const copy of [dir, other]) {
+    const r = build(copy);
+    assert.is(r.code, 0, r.stderr);
+  }
   const a = snapshot(path.join(dir, 'dist'));
   const b = snapshot(path.join(other, 'dist'));
   assert.ok(Object.keys(a).length >= 10);
