@@ -10,12 +10,12 @@ import { spawnSync } from 'node:child_process';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
+import { CHROME_ARGS, chromePath } from './chromium.mjs';
 import { listen } from './serve.mjs';
 
 const args = process.argv.slice(2);
 const preact = args.includes('--preact');
 const runs = Number(args[args.indexOf('--runs') + 1]) || 5;
-const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
@@ -26,7 +26,7 @@ if (built.status !== 0) {
   process.exit(1);
 }
 const site = await listen({ root: out, port: 0 });
-const browser = await chromium.launch({ executablePath: process.env.CHROME_PATH || '/usr/bin/chromium', args: ARGS });
+const browser = await chromium.launch({ executablePath: chromePath(), args: CHROME_ARGS });
 const version = browser.version();
 
 /** A fresh profile with the app open and its worker in control; resolves to [context, page, ms to ready]. */

@@ -7,7 +7,9 @@ import { existsSync, promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import * as esbuild from 'esbuild';
+import { chromePath } from './chromium.mjs';
 import { appIdentity, listFiles } from './site.mjs';
+import { buildTestSites } from './test-sites.mjs';
 import { PROGRAMS, typecheckProgram } from './typecheck.mjs';
 
 const root = process.cwd();
@@ -17,7 +19,7 @@ const args = process.argv.slice(2);
 const grepAt = args.indexOf('--grep');
 const grep = grepAt >= 0 ? args.splice(grepAt, 2)[1] : '';
 const wanted = args.length ? args : ['types', 'unit', 'browser', 'e2e'];
-const chrome = process.env.CHROME_PATH || '/usr/bin/chromium';
+const chrome = chromePath();
 const totals = { passed: 0, failed: 0 };
 const SUITE_TIMEOUT_MS = 12 * 60_000;
 
@@ -122,20 +124,13 @@ async function unit() {
   record('unit', c.passed, c.failed);
 }
 
-/** Builds the React and Preact sites the browser and e2e suites run against (once per run). */
+/**
+ * Builds every site the e2e tests run against, once per run (tools/test-sites.mjs); resolves to the
+ * JSON file that lists their folders, passed to the tests as TEST_SITES.
+ */
 let built;
-async function buildSites() {
-  built ??= (async () => {
-    const dirs = { react: path.join(cache, 'dist', 'react'), preact: path.join(cache, 'dist', 'preact') };
-    for (const [name, out] of Object.entries(dirs)) {
-      const { code, out: log } = await run(process.execPath, ['build.mjs', '--out', out, ...(name === 'preact' ? ['--preact'] : [])], { capture: true });
-      if (code !== 0) {
-        console.log(log);
-        throw new Error(`build of the ${name} site failed`);
-      }
-    }
-    return dirs;
-  })();
+function buildSites() {
+  built ??= buildTestSites(root, path.join(cache, 'sites'));
   return built;
 }
 
@@ -165,14 +160,16 @@ async function browser() {
 async function e2e() {
   console.log('== end-to-end tests (uvu + playwright-core, Chromium against built dist/, test/e2e/)');
   if (chromeMissing('e2e')) return;
-  let dirs;
+  const files = await bundleTests('e2e', path.join(cache, 'e2e'));
+  if (!files.length) return record('e2e', 0, 0);
+  let sites;
   try {
-    dirs = await buildSites();
+    console.log('building the test sites (React and Preact: v1, v2, kill switch, renamed)');
+    sites = await buildSites();
   } catch (err) {
     console.log(err.message);
     return record('e2e', 0, 1);
   }
-  const files = await bundleTests('e2e', path.join(cache, 'e2e'));
   // One process per file, two at a time (these machines have 2 cores); output printed per file.
   const queue = [...files];
   let passed = 0;
@@ -181,7 +178,7 @@ async function e2e() {
     for (let file; (file = queue.shift()); ) {
       const { code, out } = await run(process.execPath, ['--enable-source-maps', 'tools/uvu-run.mjs', file], {
         capture: true,
-        env: { FORCE_COLOR: '0', CHROME_PATH: chrome, DIST_REACT: dirs.react, DIST_PREACT: dirs.preact },
+        env: { FORCE_COLOR: '0', CHROME_PATH: chrome, TEST_SITES: sites },
       });
       process.stdout.write(out);
       const c = uvuCounts(out, code);

@@ -2,17 +2,10 @@
 // lacks), so the same test bundle runs on the React and the Preact builds.
 import type { ReactElement } from 'react';
 import { createRoot } from 'react-dom/client';
+import { until } from '../e2e/lib/wait';
 
-/** Waits until `check` returns a truthy value (polling each frame), or fails after `ms`. */
-export async function waitFor<T>(check: () => T, ms = 3000): Promise<NonNullable<T>> {
-  const end = performance.now() + ms;
-  for (;;) {
-    const value = check();
-    if (value) return value as NonNullable<T>;
-    if (performance.now() > end) throw new Error(`waitFor: condition not met in ${ms} ms: ${check}`);
-    await new Promise((r) => requestAnimationFrame(r));
-  }
-}
+/** Waits until `check` returns a truthy value (lib/wait's until, polling every 25 ms), or fails after `ms`. */
+export const waitFor = <T>(check: () => T, ms = 3000): Promise<T> => until(`${check}`, check, ms);
 
 /** Renders into a fresh container; returns it with an unmount that also removes it. */
 export function mount(element: ReactElement): { host: HTMLElement; unmount(): void } {

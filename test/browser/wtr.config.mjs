@@ -4,8 +4,7 @@
 import { writeFileSync } from 'node:fs';
 import { defaultReporter } from '@web/test-runner';
 import { chromeLauncher } from '@web/test-runner-chrome';
-
-const args = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+import { CHROME_ARGS, chromePath } from '../../tools/chromium.mjs';
 
 /** Counts tests over all sessions; a session that failed to load counts as one failure. */
 function countingReporter() {
@@ -32,6 +31,6 @@ export default {
   concurrency: 1,
   staticLogging: true, // no progress bar: CI logs stay readable
   testFramework: { config: { timeout: 10000, ui: 'bdd' } },
-  browsers: [chromeLauncher({ launchOptions: { executablePath: process.env.CHROME_PATH || '/usr/bin/chromium', headless: true, args } })],
+  browsers: [chromeLauncher({ launchOptions: { executablePath: chromePath(), headless: true, args: CHROME_ARGS } })],
   reporters: [defaultReporter(), countingReporter()],
 };

@@ -1,26 +1,18 @@
 // The build as a user runs it: `node build.mjs` in a copy of the project.
-import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { launch } from './helpers';
+import { statusFact } from './lib/app';
+import { freshContext, launchChromium } from './lib/browser';
+import { cleanup, copySources } from './lib/site';
+import { until } from './lib/wait';
 
-const repo = process.cwd();
-const SOURCES = ['build.mjs', 'package.json', 'tsconfig.json', 'sw.ts', 'src', 'static', 'tools'];
-
-/** A fresh copy of the project (node_modules linked), so a test can break it safely. */
-function fixture(): string {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'offline-shell-'));
-  for (const s of SOURCES) cpSync(path.join(repo, s), path.join(dir, s), { recursive: true });
-  symlinkSync(path.join(repo, 'node_modules'), path.join(dir, 'node_modules'));
-  return dir;
-}
-
+/** Runs `node build.mjs` in `dir`; returns its exit code (null if a signal ended it, named in stderr) and output. */
 function build(dir: string, ...args: string[]) {
   const r = spawnSync(process.execPath, ['build.mjs', ...args], { cwd: dir, encoding: 'utf8' });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr.trim() };
+  return { code: r.status, stdout: r.stdout, stderr: r.signal ? `ended by ${r.signal}` : r.stderr.trim() };
 }
 
 /** Every file of a folder with its bytes, for byte-for-byte comparison. */
@@ -40,24 +32,22 @@ function snapshot(dir: string): Record<string, string> {
 const test = suite('build');
 let dir: string;
 test.before.each(() => {
-  dir = fixture();
+  dir = copySources();
 });
-test.after.each(() => rmSync(dir, { recursive: true, force: true }));
+test.after.each(cleanup);
 
 test('is deterministic: two builds, in two folders, give byte-identical dist/', () => {
-  const other = fixture();
-  try {
-    assert.is(build(dir).code, 0);
-    assert.is(build(other).code, 0);
-    const a = snapshot(path.join(dir, 'dist'));
-    const b = snapshot(path.join(other, 'dist'));
-    assert.ok(Object.keys(a).length >= 10);
-    assert.equal(a, b);
-    assert.is(build(dir).code, 0);
-    assert.equal(snapshot(path.join(dir, 'dist')), a);
-  } finally {
-    rmSync(other, { recursive: true, force: true });
+  const other = copySources();
+  for (const copy of [dir, other]) {
+    const r = build(copy);
+    assert.is(r.code, 0, r.stderr);
   }
+  const a = snapshot(path.join(dir, 'dist'));
+  const b = snapshot(path.join(other, 'dist'));
+  assert.ok(Object.keys(a).length >= 10);
+  assert.equal(a, b);
+  assert.is(build(dir).code, 0);
+  assert.equal(snapshot(path.join(dir, 'dist')), a);
 });
 
 test('writes each route, 404.html, sw.js and audit.json with hashes of every file', () => {
@@ -130,43 +120,41 @@ test.run();
 
 const dev = suite('dev mode');
 dev('`--watch` serves the site, registers no service worker, and rebuilds when a source file changes', async () => {
-  const dir = fixture();
-  const { spawn } = await import('node:child_process');
+  const dir = copySources();
   const child = spawn(process.execPath, ['build.mjs', '--watch'], { cwd: dir, env: { ...process.env, PORT: '0' }, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   child.stdout.on('data', (d) => (out += d));
   child.stderr.on('data', (d) => (out += d));
-  const until = async (check: () => boolean | Promise<boolean>, what: string) => {
-    for (let i = 0; i < 200; i++) {
-      if (await check()) return;
-      await new Promise((r) => setTimeout(r, 100));
-    }
-    throw new Error(`timed out waiting for ${what}; output:\n${out}`);
-  };
   try {
-    await until(() => /serving .* on http:\/\/127\.0\.0\.1:\d+\//.test(out), 'the URL');
-    const url = /on (http:\/\/127\.0\.0\.1:\d+\/)/.exec(out)![1];
+    const url = (await until('the URL', () => /serving .* on (http:\/\/127\.0\.0\.1:\d+\/)/.exec(out)?.[1], 30_000))!;
     const script = async () => /src="(\/assets\/app-\w+\.js)"/.exec(await (await fetch(url)).text())![1];
     const first = await script();
     assert.ok((await (await fetch(new URL(first, url))).text()).includes('Works offline'));
     // In Chromium with workers allowed: the dev page runs and registers nothing, so no stale copy can answer.
-    const browser = await launch();
+    const browser = await launchChromium();
     try {
-      const page = await (await browser.newContext({ serviceWorkers: 'allow' })).newPage();
-      await page.goto(url);
-      await page.getByRole('heading', { name: 'Notes' }).waitFor();
-      await page.waitForTimeout(1000);
+      const page = await (await freshContext(browser)).newPage();
+      await page.goto(url); // resolves after `load`, when a production page registers its worker
+      await page.getByRole('link', { name: 'Offline readiness' }).click();
+      // The worker state a page keeps only when it never started registering (that sets
+      // "registering" before the first render): the decision was taken, and it was no.
+      assert.is(await until('the worker state on the status screen', () => statusFact(page, 'State')), 'unsupported');
       assert.equal(await page.evaluate(async () => [(await navigator.serviceWorker.getRegistrations()).length, await caches.keys()]), [0, []]);
     } finally {
       await browser.close();
     }
     const app = path.join(dir, 'src/ui/App.tsx');
     writeFileSync(app, readFileSync(app, 'utf8').replace('Works offline.', 'Edited in dev mode.'));
-    await until(async () => (await script()) !== first, 'a rebuild');
+    // A failed fetch is "not yet": Node's fetch may reuse a keep-alive connection the server
+    // closed while the browser part ran (its idle timeout is 5 s), and the next poll retries.
+    await until('a rebuild', async () => (await script().catch(() => first)) !== first, 30_000);
     assert.ok((await (await fetch(new URL(await script(), url))).text()).includes('Edited in dev mode.'));
+  } catch (err) {
+    (err as Error).message += `\n--watch output:\n${out}`;
+    throw err;
   } finally {
     child.kill();
-    rmSync(dir, { recursive: true, force: true });
+    cleanup();
   }
 });
 dev.run();

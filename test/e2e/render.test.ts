@@ -1,7 +1,12 @@
-import type { Browser } from 'playwright-core';
+// Every screen renders on both builds and both hosts, with its landmarks and a quiet console.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { BUILDS, launch, preview, pythonHost, watchProblems } from './helpers';
+import { watchConsole } from './lib/app';
+import { freshContext } from './lib/browser';
+import { HOSTS, startHost } from './lib/hosts';
+import { BUILDS, site } from './lib/site';
+import { shareChromium, type Shared } from './lib/suite';
+import { WAIT } from './lib/wait';
 
 const PAGES = [
   { path: '/', h1: 'Notes' },
@@ -9,29 +14,20 @@ const PAGES = [
   { path: '/about', h1: 'What this app ships' },
 ];
 
-let browser: Browser;
 for (const build of BUILDS) {
-  for (const hostName of ['preview server', 'python3 -m http.server']) {
-    const test = suite(`render (${build.name}, ${hostName})`);
-    let host: { url: string; close(): Promise<void> };
-    test.before(async () => {
-      browser = await launch();
-      host = hostName === 'preview server' ? await preview(build.dir) : await pythonHost(build.dir);
-    });
-    test.after(async () => {
-      await browser.close();
-      await host.close();
-    });
+  for (const kind of HOSTS) {
+    const test = suite<Shared>(`render (${build.name}, ${kind})`);
+    shareChromium(test, () => startHost(kind, site(build.name, 'v1')));
 
     for (const p of PAGES) {
-      test(`renders ${p.path} with its heading and landmarks, and no console errors`, async () => {
+      test(`renders ${p.path} with its heading and landmarks, and no console errors`, async ({ browser, host }) => {
         // Workers blocked: this test is about the page itself, not the offline layer.
-        const context = await browser.newContext({ serviceWorkers: 'block' });
+        const context = await freshContext(browser, { serviceWorkers: 'block' });
         try {
           const page = await context.newPage();
-          const problems = watchProblems(page);
+          const problems = watchConsole(page);
           await page.goto(new URL(p.path, host.url).href);
-          await page.getByRole('heading', { level: 1, name: p.h1 }).waitFor({ timeout: 10_000 });
+          await page.getByRole('heading', { level: 1, name: p.h1 }).waitFor(WAIT);
           assert.is(await page.getByRole('banner').count(), 1);
           assert.is(await page.getByRole('main').count(), 1);
           assert.is(await page.getByRole('navigation', { name: 'Main' }).count(), 1);
@@ -44,4 +40,3 @@ for (const build of BUILDS) {
     test.run();
   }
 }
-

@@ -3,46 +3,41 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { Browser } from 'playwright-core';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { audit, cachedPaths, cacheNames, cleanup, freshContext, host, HOSTS, requestsSince, openInstalled, waitReady, type Host } from './deploy';
-import { BUILDS, launch, preview, watchProblems } from './helpers';
+import { cachedPaths, cacheNames, openInstalled, statusFact, waitReady, watchConsole } from './lib/app';
+import { freshContext } from './lib/browser';
+import { HOSTS, requestsSince, startHost } from './lib/hosts';
+import { APP_NAME, audit, BUILDS, readPrecache, site } from './lib/site';
+import { shareChromium, type Shared } from './lib/suite';
+import { until, WAIT } from './lib/wait';
 
-let browser: Browser;
 for (const build of BUILDS) {
-  const manifest: Record<string, string> = JSON.parse(readFileSync(path.join(build.dir, 'precache.json'), 'utf8'));
+  const dist = site(build.name, 'v1');
+  const manifest = readPrecache(dist);
   for (const kind of HOSTS) {
-    const test = suite(`sw install (${build.name}, ${kind})`);
-    let site: Host;
-    test.before(async () => {
-      browser = await launch();
-      site = await host(kind, build.dir);
-    });
-    test.after(async () => {
-      await site.close();
-      await browser.close();
-    });
+    const test = suite<Shared>(`sw install (${build.name}, ${kind})`);
+    shareChromium(test, () => startHost(kind, dist));
 
-    test('registers /sw.js with scope / after load, and controls the page once installed', async () => {
+    test('registers /sw.js with scope / after load, and controls the page once installed', async ({ browser, host }) => {
       const context = await freshContext(browser);
       const page = await context.newPage();
-      const problems = watchProblems(page);
-      await page.goto(site.url);
+      const problems = watchConsole(page);
+      await page.goto(host.url);
       await waitReady(page);
       const reg = await page.evaluate(async () => {
         const r = await navigator.serviceWorker.getRegistration();
         return { scope: r?.scope, script: r?.active?.scriptURL, controller: navigator.serviceWorker.controller?.scriptURL };
       });
-      assert.equal(reg, { scope: site.url, script: new URL('/sw.js', site.url).href, controller: new URL('/sw.js', site.url).href });
+      assert.equal(reg, { scope: host.url, script: new URL('/sw.js', host.url).href, controller: new URL('/sw.js', host.url).href });
       assert.equal(problems, []);
       await context.close();
     });
 
-    test('precaches every file of the manifest, byte for byte as the build hashed it, in one cache named by the version', async () => {
+    test('precaches every file of the manifest, byte for byte as the build hashed it, in one cache named by the version', async ({ browser, host }) => {
       const context = await freshContext(browser);
-      const page = await openInstalled(context, site.url);
-      const name = `offline-shell-${audit(build.dir).version}`;
+      const page = await openInstalled(context, host.url);
+      const name = `${APP_NAME}-${audit(dist).version}`;
       assert.equal(await cacheNames(page), [name]);
       assert.equal(await cachedPaths(page, name), [...Object.keys(manifest), '/precache.json'].sort());
       // Recompute each cached file's SHA-384 in the page: what the manifest promised is what is stored.
@@ -59,17 +54,18 @@ for (const build of BUILDS) {
       for (const [url, sri] of Object.entries(manifest)) if (sri) assert.is(hashes[url], sri, url);
       // audit.json has no hash in the manifest (it lists sw.js's); it is still this build's file.
       assert.is(manifest['/audit.json'], '');
-      assert.is(hashes['/audit.json'], 'sha384-' + createHash('sha384').update(readFileSync(path.join(build.dir, 'audit.json'))).digest('base64'));
+      assert.is(hashes['/audit.json'], 'sha384-' + createHash('sha384').update(readFileSync(path.join(dist, 'audit.json'))).digest('base64'));
       await context.close();
     });
 
-    test('never precaches /sw.js, and lets HEAD /sw.js (the reconnect probe) reach the server', async () => {
+    test('never precaches /sw.js, and lets HEAD /sw.js (the reconnect probe) reach the server', async ({ browser, host }) => {
       const context = await freshContext(browser);
-      const page = await openInstalled(context, site.url);
-      const from = site.log.length;
+      const page = await openInstalled(context, host.url);
+      const from = host.log.length;
       const status = await page.evaluate(async () => (await fetch('/sw.js', { method: 'HEAD', cache: 'no-store' })).status);
       assert.is(status, 200);
-      assert.equal(requestsSince(site, from, 'HEAD'), ['/sw.js']);
+      await until('the HEAD in the host\'s log', () => requestsSince(host, from, 'HEAD').length > 0);
+      assert.equal(requestsSince(host, from, 'HEAD'), ['/sw.js']);
       assert.not.ok(Object.keys(manifest).includes('/sw.js'));
       await context.setOffline(true);
       const offline = await page.evaluate(() => fetch('/sw.js', { method: 'HEAD', cache: 'no-store' }).then(() => 'answered', () => 'failed'));
@@ -79,22 +75,21 @@ for (const build of BUILDS) {
     test.run();
   }
 
-  const progress = suite(`sw install progress (${build.name})`);
-  progress.before(async () => {
-    browser = await launch();
-  });
-  progress.after(() => browser.close());
-  progress('shows "n of m files" while precaching, then "Ready to work offline"', async () => {
+  const progress = suite<Shared>(`sw install progress (${build.name})`);
+  shareChromium(progress);
+  progress('shows "n of m files" while precaching, then "Ready to work offline"', async ({ browser }) => {
     // The largest icon arrives late, so the first install is slow enough to watch.
     let release = () => {};
     const held = new Promise<void>((r) => (release = r));
-    const site = await preview(build.dir, async (req) => {
-      if (req.url === '/icons/icon-512.png' && req.headers['cache-control'] === 'no-cache') await held;
-      return false;
+    const host = await startHost('preview', dist, {
+      intercept: async (req) => {
+        if (req.url === '/icons/icon-512.png' && req.headers['cache-control'] === 'no-cache') await held;
+        return false;
+      },
     });
     const context = await freshContext(browser);
     const page = await context.newPage();
-    await page.goto(site.url);
+    await page.goto(host.url);
     const total = Object.keys(manifest).length;
     const status = page.getByRole('status');
     await status.getByText(new RegExp(`Saving the app for offline use: ${total - 1} of ${total} files`)).waitFor({ timeout: 10_000 });
@@ -102,15 +97,16 @@ for (const build of BUILDS) {
     release();
     await waitReady(page);
     await status.getByText('Ready to work offline.').waitFor({ timeout: 5_000 });
-    // A later visit is ordinary: no banner.
+    // A later visit is ordinary: no banner, once the page knows its worker is ready (the banner
+    // and the status screen show the same state).
     await page.reload();
-    await page.getByRole('heading', { level: 1 }).waitFor();
-    await page.waitForTimeout(300);
-    assert.not.match((await status.textContent()) ?? '', /offline use|Ready to work offline/);
+    await page.getByRole('link', { name: 'Offline readiness' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Offline readiness' }).waitFor(WAIT);
+    await until('the status screen to show the worker ready', async () => (await statusFact(page, 'State')) === 'ready');
+    assert.not.match((await page.locator('.banners').textContent()) ?? '', /offline use|Ready to work offline/);
     await context.close();
-    await site.close();
+    await host.close();
   });
   progress.run();
 }
 
-process.on('exit', cleanup);

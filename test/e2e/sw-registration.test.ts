@@ -4,51 +4,43 @@
 import http from 'node:http';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { Browser, BrowserContext } from 'playwright-core';
+import type { BrowserContext } from 'playwright-core';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { buildNewVersion, cacheNames, cleanup, freshContext, requestsSince, until, openInstalled } from './deploy';
-import { BUILDS, launch, preview, watchProblems } from './helpers';
 import { GUARD_KEY } from '../../src/offline/reconnect';
-import { countLoads, firstNote } from './reconnect-helpers';
+import { cacheNames, countLoads, firstNote, openInstalled, statusFact, watchConsole } from './lib/app';
+import { freshContext } from './lib/browser';
+import { requestsSince, startHost } from './lib/hosts';
+import { BUILDS, site } from './lib/site';
+import { shareChromium, type Shared } from './lib/suite';
+import { until } from './lib/wait';
 
-type Listening = Awaited<ReturnType<typeof preview>>;
-
-let browser: Browser;
 for (const build of BUILDS) {
-  const test = suite(`sw registration (${build.name})`);
-  let next: string;
-  let site: Listening;
+  const test = suite<Shared>(`sw registration (${build.name})`);
+  const dist = site(build.name, 'v1');
+  const next = site(build.name, 'v2');
   let context: BrowserContext;
   /** How the host misbehaves in the current test, if it does. */
   let misbehave: ((req: http.IncomingMessage, res: http.ServerResponse) => boolean) | null = null;
-  test.before(async () => {
-    next = buildNewVersion(build.name === 'preact');
-    browser = await launch();
-    site = await preview(build.dir, (req, res) => !!misbehave?.(req, res));
-  });
-  test.after(async () => {
-    await site.close();
-    await browser.close();
-  });
-  test.before.each(async () => {
+  shareChromium(test, () => startHost('preview', dist, { intercept: (req, res) => !!misbehave?.(req, res) }));
+  test.before.each(async ({ browser }) => {
     context = await freshContext(browser);
   });
-  test.after.each(async () => {
+  test.after.each(async ({ host }) => {
     await context.close();
-    site.setRoot(build.dir);
+    host.setRoot(dist);
     misbehave = null;
   });
 
-  test('a registration the browser rejects is shown as an error, and the app keeps working online', async () => {
+  test('a registration the browser rejects is shown as an error, and the app keeps working online', async ({ host }) => {
     misbehave = (req, res) => {
       if (req.url !== '/sw.js') return false;
       res.writeHead(404, { 'Content-Type': 'text/plain' }).end('gone\n');
       return true;
     };
     const page = await context.newPage();
-    const problems = watchProblems(page);
-    await page.goto(new URL('/status/', site.url).href);
+    const problems = watchConsole(page);
+    await page.goto(new URL('/status/', host.url).href);
     await page.getByText(/^error: Offline use is unavailable: .+/).waitFor({ timeout: 10_000 });
     await page.getByRole('link', { name: 'Notes' }).click();
     await firstNote(page).fill('typed with no worker');
@@ -59,34 +51,43 @@ for (const build of BUILDS) {
     assert.equal(problems.filter((p) => !/fetching the script|sw\.js|ServiceWorker/i.test(p)), []);
   });
 
-  test('when the network returns, the page asks for a new worker and offers the new version, with no reload needed', async () => {
-    const page = await openInstalled(context, site.url);
+  test('when the network returns, the page asks for a new worker and offers the new version, with no reload needed', async ({ host }) => {
+    const page = await openInstalled(context, host.url);
     // Hold the reconnect reload (its guard says one just happened), so a navigation cannot be
     // what finds the new worker: only the page's own check on \`online\` can.
     await page.evaluate((key) => sessionStorage.setItem(key, String(Date.now())), GUARD_KEY);
     await context.setOffline(true);
     await page.getByText('You are offline; everything here still works.').waitFor();
-    site.setRoot(next);
+    host.setRoot(next);
     const loads = countLoads(page);
     await context.setOffline(false);
     await page.getByText('A new version is ready.').waitFor({ timeout: 8_000 });
     assert.is(loads.n, 0, 'found without a reload');
   });
 
-  test('a page left open looks for a new version every hour', async () => {
+  test('a page left open looks for a new version every hour', async ({ host }) => {
     await context.clock.install();
-    const page = await openInstalled(context, site.url);
-    site.setRoot(next);
-    const from = site.log.length;
+    const page = await openInstalled(context, host.url);
+    /** Opens the status screen anew (a fresh render of the page's state): when the page last checked. */
+    const lastCheck = async () => {
+      await page.getByRole('link', { name: 'Offline readiness' }).click();
+      return statusFact(page, 'Last update check');
+    };
+    const registered = await lastCheck();
+    await page.getByRole('link', { name: 'Notes' }).click();
+    host.setRoot(next);
+    const from = host.log.length;
     await context.clock.fastForward('59:00');
-    await page.waitForTimeout(500);
-    assert.equal(requestsSince(site, from), [], 'no check before the hour');
+    // The page's clock has run 59 minutes, and a check records its time before it asks the server:
+    // the status screen, rendered anew, still shows the check made when the worker registered.
+    assert.is(await lastCheck(), registered, 'no check before the hour');
+    assert.equal(requestsSince(host, from), [], 'no GET before the hour');
     await context.clock.fastForward('01:01');
-    await until(() => requestsSince(site, from).includes('/sw.js'), 'the hourly GET /sw.js');
+    await until('the hourly GET /sw.js', () => requestsSince(host, from).includes('/sw.js'));
     await page.getByText('A new version is ready.').waitFor({ timeout: 10_000 });
   });
 
-  test('a new version whose file is redirected to another origin never installs, even with the same bytes', async () => {
+  test('a new version whose file is redirected to another origin never installs, even with the same bytes', async ({ host }) => {
     // Another origin serving the very file, with CORS allowed: integrity alone would pass it.
     let asked = 0;
     const other = http.createServer((req, res) => {
@@ -96,9 +97,9 @@ for (const build of BUILDS) {
     await new Promise<void>((r) => other.listen(0, '127.0.0.1', r));
     const elsewhere = `http://localhost:${(other.address() as { port: number }).port}/licenses.txt`;
     try {
-      const page = await openInstalled(context, site.url);
+      const page = await openInstalled(context, host.url);
       const old = await cacheNames(page);
-      site.setRoot(next);
+      host.setRoot(next);
       // A host that sends no CSP (python's, S3): with ours, \`default-src 'self'\` already keeps
       // the worker from fetching another origin; without it only the worker's own check does.
       misbehave = (req, res) => {
@@ -120,4 +121,3 @@ for (const build of BUILDS) {
   test.run();
 }
 
-process.on('exit', cleanup);

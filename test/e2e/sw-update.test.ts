@@ -4,19 +4,20 @@
 // Each test is a deploy: the host switches the folder it serves.
 import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { audit, buildKillSwitch, buildNewVersion, cacheNames, cleanup, copySite, freshContext, host, HOSTS, until, openInstalled, waitReady, type Host } from './deploy';
-import { BUILDS, launch, watchProblems } from './helpers';
-import { countLoads, firstNote, sleep } from './reconnect-helpers';
+import type { Intercept } from '../../tools/serve.mjs';
+import { cacheNames, countLoads, firstNote, openInstalled, variant, waitReady, watchConsole } from './lib/app';
+import { freshContext } from './lib/browser';
+import { HOSTS, requestsSince, startHost, type Host } from './lib/hosts';
+import { APP_NAME, audit, BUILDS, copySite, site } from './lib/site';
+import { shareChromium, type Shared } from './lib/suite';
+import { until } from './lib/wait';
 
 /** A cache another app on the same origin keeps (an origin such as *.github.io is shared). */
 const OTHER = 'another-app-v1';
 const makeOtherCache = (page: Page) => page.evaluate((n) => caches.open(n).then(() => undefined), OTHER);
-
-/** The variant a page runs: 'v2' for the new version built by buildNewVersion(), '' for this one. */
-const variant = (page: Page) => page.evaluate(() => document.documentElement.dataset.variant ?? '');
 
 /** Opens "Offline readiness" through its link and presses "Check for update", as a user would. */
 async function checkForUpdate(page: Page): Promise<void> {
@@ -24,55 +25,61 @@ async function checkForUpdate(page: Page): Promise<void> {
   await page.getByRole('button', { name: 'Check for update' }).click();
 }
 
+/** The version of the worker controlling the page (from its GET_VERSION answer), and whether another one is on its way. */
+const workerState = (page: Page) =>
+  page.evaluate(async () => {
+    const controller = navigator.serviceWorker.controller;
+    const version = !controller
+      ? ''
+      : await new Promise<string>((resolve) => {
+          const channel = new MessageChannel();
+          channel.port1.onmessage = (e: MessageEvent<{ version: string }>) => resolve(e.data.version);
+          controller.postMessage({ type: 'GET_VERSION' }, [channel.port2]);
+        });
+    const registration = await navigator.serviceWorker.getRegistration();
+    return { version, pending: !!(registration?.installing || registration?.waiting) };
+  });
+
 /** Registrations of the page's origin. */
 const registrations = (page: Page) => page.evaluate(async () => (await navigator.serviceWorker.getRegistrations()).length);
 
-let browser: Browser;
 for (const build of BUILDS) {
-  // Other versions of this build, made once and deployed by each test in turn.
-  let next: string;
-  let kill: string;
+  // Other versions of this build, deployed by each test in turn.
+  const dist = site(build.name, 'v1');
+  const next = site(build.name, 'v2');
+  const kill = site(build.name, 'kill');
   for (const kind of HOSTS) {
-    const test = suite(`sw update (${build.name}, ${kind})`);
-    let site: Host;
+    const test = suite<Shared>(`sw update (${build.name}, ${kind})`);
     let context: BrowserContext;
     // The preview server can fail one file of a deploy with a 500; python cannot.
     let failing = '';
-    test.before(async () => {
-      next ??= buildNewVersion(build.name === 'preact');
-      kill ??= buildKillSwitch(build.name === 'preact');
-      browser = await launch();
-      site = await host(kind, build.dir, (req, res) => {
-        if (!failing || req.url !== failing) return false;
-        res.writeHead(500, { 'Content-Type': 'text/plain' }).end('Internal Server Error\n');
-        return true;
-      });
-    });
-    test.after(async () => {
-      await site.close();
-      await browser.close();
-    });
-    test.before.each(async () => {
+    const failOne: Intercept = (req, res) => {
+      if (!failing || req.url !== failing) return false;
+      res.writeHead(500, { 'Content-Type': 'text/plain' }).end('Internal Server Error\n');
+      return true;
+    };
+    shareChromium(test, () => startHost(kind, dist, kind === 'preview' ? { intercept: failOne } : {}));
+    test.before.each(async ({ browser }) => {
       context = await freshContext(browser);
     });
-    test.after.each(async () => {
+    test.after.each(async ({ host }) => {
       await context.close();
-      site.setRoot(build.dir);
+      host.setRoot(dist);
       failing = '';
     });
 
-    test('a new version waits for "Reload to update", then arrives with exactly one reload in each tab, keeping what was typed', async () => {
+    test('a new version waits for "Reload to update", then arrives with exactly one reload in each tab, keeping what was typed', async ({ host }) => {
       const page = await context.newPage();
-      const problems = watchProblems(page);
-      await page.goto(site.url);
+      const problems = watchConsole(page);
+      await page.goto(host.url);
       await waitReady(page);
       const old = await cacheNames(page);
       await makeOtherCache(page);
       const other = await context.newPage();
-      await other.goto(new URL('/about/', site.url).href);
+      await other.goto(new URL('/about/', host.url).href);
       await other.getByRole('heading', { name: 'What this app ships' }).waitFor();
 
-      site.setRoot(next);
+      host.setRoot(next);
       await checkForUpdate(page);
       for (const p of [page, other]) await p.getByText('A new version is ready.').waitFor({ timeout: 10_000 });
       // The new version waits: nothing changed under the open pages.
@@ -84,15 +91,22 @@ for (const build of BUILDS) {
       const otherLoads = countLoads(other);
       await page.getByRole('button', { name: 'Reload to update' }).click();
 
-      await until(async () => (await variant(page).catch(() => '')) === 'v2', 'the new version in the tab that asked');
-      await until(async () => (await variant(other).catch(() => '')) === 'v2', 'the new version in the other tab');
-      await sleep(2000);
+      const newVersion = audit(next).version;
+      for (const [tab, which] of [[page, 'the tab that asked'], [other, 'the other tab']] as const) {
+        await until(`the new version in ${which}`, async () => (await variant(tab).catch(() => '')) === 'v2');
+        // An update reloads a page only when its controller changes: with the new version in
+        // control and no other worker on its way, no second reload can come.
+        await until(`the new version's worker in sole control of ${which}`, async () => {
+          const worker = await workerState(tab).catch(() => null);
+          return worker?.version === newVersion && !worker.pending;
+        });
+      }
       assert.is(loads.n, 1, 'one reload in the tab that asked');
       assert.is(otherLoads.n, 1, 'one reload in the other tab');
       assert.is(await firstNote(page).inputValue(), 'written just before updating');
       await other.getByRole('heading', { name: 'What this app ships' }).waitFor();
-      assert.equal(await cacheNames(page), [OTHER, `offline-shell-${audit(next).version}`].sort(), 'the old cache is gone, the other app\'s stays');
-      assert.not.ok(old.includes(`offline-shell-${audit(next).version}`));
+      assert.equal(await cacheNames(page), [OTHER, `${APP_NAME}-${newVersion}`].sort(), 'the old cache is gone, the other app\'s stays');
+      assert.not.ok(old.includes(`${APP_NAME}-${newVersion}`));
       // And the new version works offline.
       await context.setOffline(true);
       await page.reload();
@@ -101,30 +115,30 @@ for (const build of BUILDS) {
       assert.equal(problems, []);
     });
 
-    /** Deploys a broken copy of the new version and checks the old one stays, whole and offline. */
-    async function brokenUpdate(breakIt: (dir: string) => void) {
-      const page = await openInstalled(context, site.url);
+    /** Deploys a broken copy of the new version to `host` and checks the old one stays, whole and offline. */
+    async function brokenUpdate(host: Host, breakIt: (dir: string) => void) {
+      const page = await openInstalled(context, host.url);
       const old = await cacheNames(page);
       const broken = copySite(next);
       breakIt(broken);
-      site.setRoot(broken);
+      host.setRoot(broken);
       await checkForUpdate(page);
       await page.getByText('An update failed to install; this version keeps working.').waitFor({ timeout: 10_000 });
       assert.equal(await cacheNames(page), old, 'nothing of the broken version is cached');
       assert.is(await page.evaluate(async () => !!(await navigator.serviceWorker.getRegistration())?.waiting), false);
       await context.setOffline(true);
-      await page.goto(site.url);
+      await page.goto(host.url);
       await firstNote(page).waitFor();
       assert.is(await variant(page), '', 'the old version serves');
       assert.ok(await page.evaluate(() => !!navigator.serviceWorker.controller));
     }
 
-    test('a new version with a file missing never installs; the old one keeps working offline', async () => {
-      await brokenUpdate((dir) => rmSync(path.join(dir, 'icons/icon-512.png')));
+    test('a new version with a file missing never installs; the old one keeps working offline', async ({ host }) => {
+      await brokenUpdate(host, (dir) => rmSync(path.join(dir, 'icons/icon-512.png')));
     });
 
-    test('a new version with a file whose bytes differ from its hash never installs; the old one keeps working offline', async () => {
-      await brokenUpdate((dir) => {
+    test('a new version with a file whose bytes differ from its hash never installs; the old one keeps working offline', async ({ host }) => {
+      await brokenUpdate(host, (dir) => {
         // Same length, one character changed: only the SHA-384 can tell.
         const file = path.join(dir, 'licenses.txt');
         const text = readFileSync(file, 'utf8');
@@ -133,32 +147,33 @@ for (const build of BUILDS) {
       });
     });
 
-    if (kind === 'preview server')
-      test('a new version whose server fails one file with a 500 never installs; the old one keeps working offline', async () => {
+    if (kind === 'preview')
+      test('a new version whose server fails one file with a 500 never installs; the old one keeps working offline', async ({ host }) => {
         const js = readdirSync(path.join(next, 'assets')).find((f) => f.endsWith('.js'))!;
         failing = `/assets/${js}`;
-        await brokenUpdate(() => {});
+        await brokenUpdate(host, () => {});
       });
 
-    test('the kill switch leaves no registration and no cache of ours, and the page works online', async () => {
-      const page = await openInstalled(context, site.url);
+    test('the kill switch leaves no registration and no cache of ours, and the page works online', async ({ host }) => {
+      const page = await openInstalled(context, host.url);
       await makeOtherCache(page);
       await firstNote(page).fill('still here after the kill switch');
       const loads = countLoads(page);
-      site.setRoot(kill);
+      const sinceDeploy = host.log.length;
+      host.setRoot(kill);
       await checkForUpdate(page);
       // The worker reloads the pages it controlled; they come back from the network, uncontrolled.
-      await until(() => loads.n > 0, 'the page to be reloaded');
+      await until('the page to be reloaded', () => loads.n > 0);
+      // The reloaded page registers the kill-switch worker again (a second GET /sw.js after the
+      // update check's); from then on its registration exists until the worker withdraws it.
+      await until('the reloaded page to register the worker again', () => requestsSince(host, sinceDeploy).filter((url) => url === '/sw.js').length >= 2);
       const gone = async () => (await registrations(page).catch(() => 1)) === 0 && (await cacheNames(page).catch(() => [])).join() === OTHER;
-      await until(gone, 'no registration and no cache of ours');
-      // The reloaded page registers the kill-switch worker again; it withdraws itself once more.
-      await sleep(1500);
-      assert.ok(await gone(), 'still withdrawn a moment later');
+      await until('no registration and no cache of ours, after the second withdrawal', gone);
       assert.is(await page.evaluate(() => navigator.serviceWorker.controller), null);
-      const from = site.log.length;
+      const beforeReload = host.log.length;
       await page.reload();
       await firstNote(page).waitFor();
-      assert.ok(site.log.slice(from).some((r) => r.method === 'GET' && r.url === '/'), 'the page came from the network');
+      assert.ok(requestsSince(host, beforeReload).includes('/'), 'the page came from the network');
       assert.is(await firstNote(page).inputValue(), 'still here after the kill switch');
     });
 
@@ -166,4 +181,3 @@ for (const build of BUILDS) {
   }
 }
 
-process.on('exit', cleanup);

@@ -1,36 +1,28 @@
 // Accessibility (axe-core), CSP and console on every screen of the built site, served with
 // `Content-Security-Policy: default-src 'self'`: online, offline, and with an update waiting.
-import type { Browser, BrowserContext } from 'playwright-core';
+import type { BrowserContext } from 'playwright-core';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { BUILDS, launch, preview } from './helpers';
-import { buildNewVersion, cleanup } from './deploy';
-import { axeViolations, cspViolations, recordCsp, SCREENS, settle, WAIT, watchConsole, workerReady } from './ui-shared';
-
-type Listening = Awaited<ReturnType<typeof preview>>;
+import { axeViolations, cspViolations, openInstalled, recordCsp, SCREENS, settle, watchConsole } from './lib/app';
+import { freshContext } from './lib/browser';
+import { startHost, type Host } from './lib/hosts';
+import { BUILDS, site } from './lib/site';
+import { shareChromium, type Shared } from './lib/suite';
+import { WAIT } from './lib/wait';
 
 for (const build of BUILDS) {
-  const test = suite(`ui a11y and CSP (${build.name})`);
-  let browser: Browser;
-  let host: Listening;
+  const test = suite<Shared>(`ui a11y and CSP (${build.name})`);
+  const dist = site(build.name, 'v1');
   let context: BrowserContext;
-  test.before(async () => {
-    browser = await launch();
-    host = await preview(build.dir);
-  });
-  test.after(async () => {
-    await host.close();
-    await browser.close();
-    cleanup();
-  });
-  test.before.each(async () => {
-    context = await browser.newContext({ serviceWorkers: 'allow' });
+  shareChromium(test, () => startHost('preview', dist));
+  test.before.each(async ({ browser }) => {
+    context = await freshContext(browser);
     await recordCsp(context);
   });
   test.after.each(() => context.close());
 
-  /** Loads each screen with a full page load and checks axe, CSP and the console there. */
-  async function everyScreen(state: string, banner?: string) {
+  /** Loads each screen from `host` with a full page load and checks axe, CSP and the console there. */
+  async function everyScreen(host: Host, state: string, banner?: string) {
     for (const s of SCREENS) {
       const page = await context.newPage();
       const problems = watchConsole(page);
@@ -44,30 +36,25 @@ for (const build of BUILDS) {
     }
   }
 
-  test('every screen has no axe violation, no CSP violation and a quiet console', async () => {
-    await everyScreen('online');
+  test('every screen has no axe violation, no CSP violation and a quiet console', async ({ host }) => {
+    await everyScreen(host, 'online');
   });
 
-  test('every screen stays accessible and CSP-clean offline, served by the worker', async () => {
-    const page = await context.newPage();
-    await page.goto(host.url);
-    await workerReady(page);
+  test('every screen stays accessible and CSP-clean offline, served by the worker', async ({ host }) => {
+    await openInstalled(context, host.url);
     await context.setOffline(true);
-    await everyScreen('offline', 'You are offline; everything here still works.');
+    await everyScreen(host, 'offline', 'You are offline; everything here still works.');
   });
 
-  test('every screen stays accessible with a new version waiting', async () => {
-    const next = buildNewVersion(build.name === 'preact');
+  test('every screen stays accessible with a new version waiting', async ({ host }) => {
     try {
-      const page = await context.newPage();
-      await page.goto(new URL('/status/', host.url).href);
-      await workerReady(page);
-      host.setRoot(next);
+      const page = await openInstalled(context, new URL('/status/', host.url).href);
+      host.setRoot(site(build.name, 'v2'));
       await page.getByRole('button', { name: 'Check for update' }).click();
       await page.getByText('A new version is ready.').waitFor(WAIT);
-      await everyScreen('update waiting', 'A new version is ready.');
+      await everyScreen(host, 'update waiting', 'A new version is ready.');
     } finally {
-      host.setRoot(build.dir);
+      host.setRoot(dist);
     }
   });
 

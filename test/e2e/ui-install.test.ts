@@ -1,31 +1,31 @@
 // Installability (Chromium's own check, over the DevTools protocol) and screenshots of every screen,
 // light and dark, phone and desktop width, for a person to look at (test-output/screenshots/).
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import os from 'node:os';
+import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { chromium, type Browser } from 'playwright-core';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { BUILDS, CHROME_ARGS, launch, preview } from './helpers';
-import { SCREENS, settle, WAIT } from './ui-shared';
+import { SCREENS, settle } from './lib/app';
+import { freshContext, launchWithProfile } from './lib/browser';
+import { startHost } from './lib/hosts';
+import { BUILDS, site } from './lib/site';
+import { shareChromium, type Shared } from './lib/suite';
+import { WAIT } from './lib/wait';
 
 const SHOTS = path.join(process.cwd(), 'test-output', 'screenshots');
 
 /** Chromium's installability errors for the site at `url`, with the worker allowed to install first. */
 async function installabilityErrors(url: string): Promise<string[]> {
   // Incognito contexts (Playwright's newContext) are never installable: a real profile is needed.
-  const profile = mkdtempSync(path.join(os.tmpdir(), 'offline-shell-profile-'));
-  const context = await chromium.launchPersistentContext(profile, { executablePath: process.env.CHROME_PATH || '/usr/bin/chromium', headless: true, args: CHROME_ARGS });
+  const chromium = await launchWithProfile();
   try {
-    const page = await context.newPage();
+    const page = await chromium.context.newPage();
     await page.goto(url);
     await settle(page, 'Notes');
-    const cdp = await context.newCDPSession(page);
+    const cdp = await chromium.context.newCDPSession(page);
     const { installabilityErrors } = await cdp.send('Page.getInstallabilityErrors');
     return installabilityErrors.map((e) => e.errorId);
   } finally {
-    await context.close();
-    rmSync(profile, { recursive: true, force: true });
+    await chromium.close();
   }
 }
 
@@ -37,16 +37,15 @@ function pngSize(file: string): { width: number; height: number } {
 }
 
 for (const build of BUILDS) {
-  const test = suite(`ui install and screenshots (${build.name})`);
-  let browser: Browser;
-  test.before(async () => {
-    browser = await launch();
+  const test = suite<Shared>(`ui install and screenshots (${build.name})`);
+  const dist = site(build.name, 'v1');
+  shareChromium(test);
+  test.before(() => {
     mkdirSync(SHOTS, { recursive: true });
   });
-  test.after(() => browser.close());
 
   test('Chromium finds the app installable: no installability errors', async () => {
-    const host = await preview(build.dir);
+    const host = await startHost('preview', dist);
     try {
       assert.equal(await installabilityErrors(host.url), []);
     } finally {
@@ -55,11 +54,13 @@ for (const build of BUILDS) {
   });
 
   test('the same check reports a manifest without usable icons (it can fail)', async () => {
-    const host = await preview(build.dir, (req, res) => {
-      if (req.url !== '/manifest.webmanifest') return false;
-      const manifest = JSON.parse(readFileSync(path.join(build.dir, 'manifest.webmanifest'), 'utf8'));
-      res.writeHead(200, { 'Content-Type': 'application/manifest+json', 'Content-Security-Policy': "default-src 'self'" }).end(JSON.stringify({ ...manifest, icons: [] }));
-      return true;
+    const host = await startHost('preview', dist, {
+      intercept: (req, res) => {
+        if (req.url !== '/manifest.webmanifest') return false;
+        const manifest = JSON.parse(readFileSync(path.join(dist, 'manifest.webmanifest'), 'utf8'));
+        res.writeHead(200, { 'Content-Type': 'application/manifest+json', 'Content-Security-Policy': "default-src 'self'" }).end(JSON.stringify({ ...manifest, icons: [] }));
+        return true;
+      },
     });
     try {
       assert.ok((await installabilityErrors(host.url)).includes('manifest-missing-suitable-icon'));
@@ -68,12 +69,12 @@ for (const build of BUILDS) {
     }
   });
 
-  test('every screen fits 320 px up, follows the colour scheme, and is saved as a PNG (light and dark, 375 and 1280 px)', async () => {
-    const host = await preview(build.dir);
+  test('every screen fits 320 px up, follows the colour scheme, and is saved as a PNG (light and dark, 375 and 1280 px)', async ({ browser }) => {
+    const host = await startHost('preview', dist);
     try {
       for (const colorScheme of ['light', 'dark'] as const) {
         for (const width of [320, 375, 1280]) {
-          const context = await browser.newContext({ serviceWorkers: 'block', colorScheme, viewport: { width, height: 800 } });
+          const context = await freshContext(browser, { serviceWorkers: 'block', colorScheme, viewport: { width, height: 800 } });
           const page = await context.newPage();
           for (const s of SCREENS) {
             await page.goto(new URL(s.path, host.url).href);

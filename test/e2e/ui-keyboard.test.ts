@@ -1,12 +1,14 @@
 // Keyboard use and client-side routing against the built site: every control reachable with Tab
 // and visibly focused, the skip link, and navigation without page loads (History API).
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { BUILDS, launch, preview } from './helpers';
-import { SCREENS, settle, WAIT } from './ui-shared';
-
-type Listening = Awaited<ReturnType<typeof preview>>;
+import { SCREENS, settle } from './lib/app';
+import { freshContext } from './lib/browser';
+import { startHost } from './lib/hosts';
+import { APP_NAME, BUILDS, site } from './lib/site';
+import { shareChromium, type Shared } from './lib/suite';
+import { WAIT } from './lib/wait';
 
 /** What can take keyboard focus, in DOM order (the app uses no positive tabindex). */
 const FOCUSABLE = 'a[href], button:not([disabled]), input:not([disabled]), textarea:not([disabled]), select:not([disabled]), summary, [tabindex]:not([tabindex="-1"])';
@@ -36,21 +38,12 @@ async function tabWalk(page: Page) {
 }
 
 for (const build of BUILDS) {
-  const test = suite(`ui keyboard and routing (${build.name})`);
-  let browser: Browser;
-  let host: Listening;
-  test.before(async () => {
-    browser = await launch();
-    host = await preview(build.dir);
-  });
-  test.after(async () => {
-    await host.close();
-    await browser.close();
-  });
+  const test = suite<Shared>(`ui keyboard and routing (${build.name})`);
+  shareChromium(test, () => startHost('preview', site(build.name, 'v1')));
 
   for (const s of SCREENS) {
-    test(`${s.path}: Tab reaches every control in order, each with a visible focus outline`, async () => {
-      const context = await browser.newContext({ serviceWorkers: 'block' });
+    test(`${s.path}: Tab reaches every control in order, each with a visible focus outline`, async ({ browser, host }) => {
+      const context = await freshContext(browser, { serviceWorkers: 'block' });
       const page = await context.newPage();
       await page.goto(new URL(s.path, host.url).href);
       await settle(page, s.h1);
@@ -65,8 +58,8 @@ for (const build of BUILDS) {
     });
   }
 
-  test('the skip link is the first Tab stop and moves focus into <main>', async () => {
-    const context = await browser.newContext({ serviceWorkers: 'block' });
+  test('the skip link is the first Tab stop and moves focus into <main>', async ({ browser, host }) => {
+    const context = await freshContext(browser, { serviceWorkers: 'block' });
     const page = await context.newPage();
     await page.goto(new URL('/status/', host.url).href);
     await settle(page, 'Offline readiness');
@@ -81,8 +74,8 @@ for (const build of BUILDS) {
     await context.close();
   });
 
-  test('Enter on a nav link shows the screen without a page load, moves focus to <main>, sets the title', async () => {
-    const context = await browser.newContext({ serviceWorkers: 'block' });
+  test('Enter on a nav link shows the screen without a page load, moves focus to <main>, sets the title', async ({ browser, host }) => {
+    const context = await freshContext(browser, { serviceWorkers: 'block' });
     const page = await context.newPage();
     await page.goto(host.url);
     await settle(page, 'Notes');
@@ -94,13 +87,13 @@ for (const build of BUILDS) {
     assert.ok(await page.evaluate(() => (window as unknown as { loadedOnce?: boolean }).loadedOnce), 'same document: no page load');
     assert.not.ok(host.log.slice(before).some((r) => r.url.startsWith('/status')), 'the server was not asked for /status/');
     assert.is(new URL(page.url()).pathname, '/status/');
-    assert.is(await page.title(), 'Offline readiness · offline-shell');
+    assert.is(await page.title(), `Offline readiness · ${APP_NAME}`);
     assert.is(await page.evaluate(() => document.activeElement?.id), 'main');
     assert.is(await page.locator('nav a[aria-current="page"]').textContent(), 'Offline readiness');
 
     await page.goBack();
     await page.getByRole('heading', { level: 1, name: 'Notes' }).waitFor(WAIT);
-    assert.is(await page.title(), 'Notes · offline-shell');
+    assert.is(await page.title(), `Notes · ${APP_NAME}`);
     await page.goForward();
     await page.getByRole('heading', { level: 1, name: 'Offline readiness' }).waitFor(WAIT);
     assert.ok(await page.evaluate(() => (window as unknown as { loadedOnce?: boolean }).loadedOnce), 'Back and Forward: still no page load');
@@ -108,8 +101,8 @@ for (const build of BUILDS) {
     await context.close();
   });
 
-  test('Ctrl+click on a nav link opens it in a new tab and leaves this page where it is', async () => {
-    const context = await browser.newContext({ serviceWorkers: 'block' });
+  test('Ctrl+click on a nav link opens it in a new tab and leaves this page where it is', async ({ browser, host }) => {
+    const context = await freshContext(browser, { serviceWorkers: 'block' });
     const page = await context.newPage();
     await page.goto(host.url);
     await settle(page, 'Notes');

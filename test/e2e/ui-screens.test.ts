@@ -1,35 +1,26 @@
 // What /status and /about show, checked against the built site and its audit.json on disk.
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext } from 'playwright-core';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { BUILDS, launch, preview } from './helpers';
-import { auditOf, settle, WAIT, workerReady } from './ui-shared';
-
-type Listening = Awaited<ReturnType<typeof preview>>;
-
-/** The text of the <dd> next to a <dt> on the status screen. */
-const fact = (page: Page, term: string) => page.locator('dt', { hasText: term }).locator('xpath=following-sibling::dd[1]').textContent();
+import { APP_NAME, audit as auditOf, BUILDS, site } from './lib/site';
+import { logKinds, openInstalled, settle, statusFact } from './lib/app';
+import { freshContext } from './lib/browser';
+import { requestsSince, startHost } from './lib/hosts';
+import { shareChromium, type Shared } from './lib/suite';
+import { sleep, until, WAIT } from './lib/wait';
 
 for (const build of BUILDS) {
-  const test = suite(`ui screens (${build.name})`);
-  const audit = auditOf(build.dir);
+  const test = suite<Shared>(`ui screens (${build.name})`);
+  const dist = site(build.name, 'v1');
+  const audit = auditOf(dist);
   // What the worker precaches: every file but itself and the audit (which names the worker's hash).
   const precached = audit.files.filter((f) => f.path !== 'sw.js' && f.path !== 'audit.json');
-  let browser: Browser;
-  let host: Listening;
   let context: BrowserContext;
-  test.before(async () => {
-    browser = await launch();
-    host = await preview(build.dir);
-  });
-  test.after(async () => {
-    await host.close();
-    await browser.close();
-  });
+  shareChromium(test, () => startHost('preview', dist));
   test.after.each(() => context.close());
 
-  test('/about lists every shipped file with raw, gzip, brotli and SRI hash, and the totals', async () => {
-    context = await browser.newContext({ serviceWorkers: 'block' });
+  test('/about lists every shipped file with raw, gzip, brotli and SRI hash, and the totals', async ({ browser, host }) => {
+    context = await freshContext(browser, { serviceWorkers: 'block' });
     const page = await context.newPage();
     await page.goto(new URL('/about/', host.url).href);
     await settle(page, 'What this app ships');
@@ -43,8 +34,8 @@ for (const build of BUILDS) {
     assert.ok(intro?.includes(`Version ${audit.version}, ${build.name} build`), intro ?? '');
   });
 
-  test('/about shows the licence of the bundled framework, extracted at build time', async () => {
-    context = await browser.newContext({ serviceWorkers: 'block' });
+  test('/about shows the licence of the bundled framework, extracted at build time', async ({ browser, host }) => {
+    context = await freshContext(browser, { serviceWorkers: 'block' });
     const page = await context.newPage();
     await page.goto(new URL('/about/', host.url).href);
     await settle(page, 'What this app ships');
@@ -62,86 +53,85 @@ for (const build of BUILDS) {
     assert.match(text, /Permission is hereby granted, free of charge/);
   });
 
-  test('/status says nothing is cached when no worker has run', async () => {
-    context = await browser.newContext({ serviceWorkers: 'block' });
+  test('/status says nothing is cached when no worker has run', async ({ browser, host }) => {
+    context = await freshContext(browser, { serviceWorkers: 'block' });
     const page = await context.newPage();
     await page.goto(new URL('/status/', host.url).href);
     await settle(page, 'Offline readiness');
     await page.getByText('Nothing is cached on this device yet.').waitFor(WAIT);
-    assert.is(await fact(page, 'Browser says').then((t) => t?.split(' since ')[0]), 'online');
+    assert.is(await statusFact(page, 'Browser says').then((t) => t?.split(' since ')[0]), 'online');
     assert.is(await page.getByRole('heading', { level: 2 }).allTextContents().then((h) => h.join(', ')), 'Network, Service worker, Precache check, Storage, Connectivity log');
   });
 
-  test('/status verifies every precached file by its SHA-384, and names the ones that are missing or altered', async () => {
-    context = await browser.newContext({ serviceWorkers: 'allow' });
-    const page = await context.newPage();
-    await page.goto(new URL('/status/', host.url).href);
-    await workerReady(page);
+  test('/status verifies every precached file by its SHA-384, and names the ones that are missing or altered', async ({ browser, host }) => {
+    context = await freshContext(browser);
+    const page = await openInstalled(context, new URL('/status/', host.url).href);
     const kb = +(precached.reduce((t, f) => t + f.bytes, 0) / 1024).toFixed(1);
     await page.getByText(`${precached.length} of ${precached.length} files verified, ${kb} KB`).waitFor(WAIT);
-    assert.is(await fact(page, 'State'), 'ready');
-    assert.is(await fact(page, 'Version'), audit.version);
-    assert.is(await fact(page, 'Scope'), host.url);
+    assert.is(await statusFact(page, 'State'), 'ready');
+    assert.is(await statusFact(page, 'Version'), audit.version);
+    assert.is(await statusFact(page, 'Scope'), host.url);
 
     // Alter one cached file and drop another, as a bad disk or a meddling extension might.
-    await page.evaluate(async () => {
-      const name = (await caches.keys()).find((n) => n.startsWith('offline-shell-'))!;
+    await page.evaluate(async (prefix) => {
+      const name = (await caches.keys()).find((n) => n.startsWith(prefix))!;
       const cache = await caches.open(name);
       await cache.put('/robots.txt', new Response('User-agent: *\nDisallow: /\n'));
       await cache.delete('/manifest.webmanifest');
-    });
+    }, `${APP_NAME}-`);
     await page.getByRole('link', { name: 'Notes', exact: true }).click();
     await page.getByRole('link', { name: 'Offline readiness', exact: true }).click();
     await page.getByText(`${precached.length - 2} of ${precached.length} files verified`).waitFor(WAIT);
     assert.equal(await page.locator('main ul li').allTextContents(), ['manifest.webmanifest: not cached', 'robots.txt: hash mismatch']);
   });
 
-  test('/status: "Check for update" asks the server for sw.js and shows when', async () => {
-    context = await browser.newContext({ serviceWorkers: 'allow' });
-    const page = await context.newPage();
-    await page.goto(new URL('/status/', host.url).href);
-    await workerReady(page);
+  test('/status: "Check for update" asks the server for sw.js and shows when', async ({ browser, host }) => {
+    context = await freshContext(browser);
+    const page = await openInstalled(context, new URL('/status/', host.url).href);
     const before = host.log.length;
-    const shown = await fact(page, 'Last update check');
-    await page.waitForTimeout(1100); // the time is shown to the second
+    const shown = await statusFact(page, 'Last update check');
+    // Pacing, not an absence proof: the time is shown to the second, so the next check must show another.
+    await sleep(1100);
     await page.getByRole('button', { name: 'Check for update' }).click();
-    await page.waitForFunction((old) => [...document.querySelectorAll('dt')].find((d) => d.textContent === 'Last update check')?.nextElementSibling?.textContent !== old, shown, WAIT);
-    // The time is shown when the check starts; the request follows (bounded wait).
-    for (const end = Date.now() + WAIT.timeout; !host.log.slice(before).some((r) => r.method === 'GET' && r.url.startsWith('/sw.js')); ) {
-      assert.ok(Date.now() < end, 'a GET of /sw.js reached the server');
-      await new Promise((r) => setTimeout(r, 50));
-    }
-    assert.match((await fact(page, 'Last update check')) ?? '', /\d:\d\d:\d\d/);
+    await until('the time of the new check on screen', async () => (await statusFact(page, 'Last update check')) !== shown);
+    // The time is shown when the check starts; the request follows.
+    await until('a GET of /sw.js to reach the server', () => requestsSince(host, before).some((url) => url.startsWith('/sw.js')));
+    assert.match((await statusFact(page, 'Last update check')) ?? '', /\d:\d\d:\d\d/);
   });
 
-  test('/status shows storage used and quota, and asks for persistence on a click', async () => {
-    context = await browser.newContext({ serviceWorkers: 'block' });
+  test('/status shows storage used and quota, and asks for persistence on a click', async ({ browser, host }) => {
+    context = await freshContext(browser, { serviceWorkers: 'block' });
     const page = await context.newPage();
     await page.goto(new URL('/status/', host.url).href);
     await settle(page, 'Offline readiness');
-    assert.match((await fact(page, 'Used')) ?? '', /^[\d.]+ (B|KB|MB) of [1-9][\d.]* (MB|GB)$/);
-    assert.is(await fact(page, 'Persistent'), 'no: may be cleared when space runs low');
+    assert.match((await statusFact(page, 'Used')) ?? '', /^[\d.]+ (B|KB|MB) of [1-9][\d.]* (MB|GB)$/);
+    assert.is(await statusFact(page, 'Persistent'), 'no: may be cleared when space runs low');
     await page.getByRole('button', { name: 'Keep data on this device' }).click();
     // Chromium decides by its own heuristics; either answer must be shown, not silence.
     await page.waitForFunction(() => /^(yes|no: the browser declined)$/.test([...document.querySelectorAll('dt')].find((d) => d.textContent === 'Persistent')?.nextElementSibling?.textContent ?? ''), null, WAIT);
   });
 
-  test('/status shows the network going offline and back, with the log of it', async () => {
-    context = await browser.newContext({ serviceWorkers: 'block' });
+  test('/status shows the network going offline and back, with the log of it', async ({ browser, host }) => {
+    context = await freshContext(browser, { serviceWorkers: 'block' });
     const page = await context.newPage();
     await page.goto(new URL('/status/', host.url).href);
     await settle(page, 'Offline readiness');
     await context.setOffline(true);
-    await page.waitForFunction(() => document.querySelector('dd')?.textContent?.startsWith('offline since'), null, WAIT);
+    await until('"offline since" on screen', async () => (await statusFact(page, 'Browser says'))?.startsWith('offline since'));
     await page.locator('.log li', { hasText: / offline$/ }).first().waitFor(WAIT);
     await context.setOffline(false);
-    await page.waitForFunction(() => document.querySelector('dd')?.textContent?.startsWith('online since'), null, WAIT);
+    await until('"online since" on screen', async () => (await statusFact(page, 'Browser says'))?.startsWith('online since'));
     await page.locator('.log li', { hasText: / online$/ }).first().waitFor(WAIT);
+    // Newest first. (The reconnect reload may follow a second later; the log survives it.)
+    const shown = await page.locator('.log li').allTextContents();
+    const changes = shown.map((item) => item.split(' ').at(-1)).filter((kind) => kind === 'online' || kind === 'offline');
+    assert.equal(changes, ['online', 'offline'], `the log on screen: ${shown.join('; ')}`);
+    assert.equal((await logKinds(page)).slice(0, 2), ['offline', 'online'], 'the log kept for the session, oldest first');
   });
 
   for (const width of [320, 1280]) {
-    test(`at ${width} px the offline banner appears above <main>, covers nothing and moves nothing`, async () => {
-      context = await browser.newContext({ serviceWorkers: 'block', viewport: { width, height: 700 } });
+    test(`at ${width} px the offline banner appears above <main>, covers nothing and moves nothing`, async ({ browser, host }) => {
+      context = await freshContext(browser, { serviceWorkers: 'block', viewport: { width, height: 700 } });
       const page = await context.newPage();
       await page.goto(host.url);
       await settle(page, 'Notes');

@@ -1,0 +1,146 @@
+// The app as a Playwright page shows it: its screens, the worker's install, the notes, the
+// connectivity log, the caches, and what the browser reports about the page (console, CSP, axe).
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { BrowserContext, Page } from 'playwright-core';
+import { APP_NAME } from './site';
+import { until, WAIT } from './wait';
+
+/** Every screen of the app, with the heading it shows. */
+export const SCREENS = [
+  { name: 'notes', path: '/', h1: 'Notes' },
+  { name: 'status', path: '/status/', h1: 'Offline readiness' },
+  { name: 'about', path: '/about/', h1: 'What this app ships' },
+  { name: 'not-found', path: '/no-such-page', h1: 'Not found' },
+];
+
+/** Waits until the screen has its heading and has finished loading what it shows (audit, caches, storage). */
+export async function settle(page: Page, h1: string): Promise<void> {
+  await page.getByRole('heading', { level: 1, name: h1 }).waitFor(WAIT);
+  await page.waitForFunction(() => !document.querySelector('main')?.textContent?.includes('…'), null, WAIT);
+}
+
+/** Waits until the first install is done: the banner says so and an activated worker controls the page. */
+export async function waitReady(page: Page): Promise<void> {
+  await page.getByText('Ready to work offline').waitFor({ timeout: 15_000 });
+  await page.waitForFunction(() => navigator.serviceWorker.controller?.state === 'activated', null, WAIT);
+}
+
+/** A new page of `context` at `url`, once the app's worker is installed and controls it. */
+export async function openInstalled(context: BrowserContext, url: string): Promise<Page> {
+  const page = await context.newPage();
+  await page.goto(url);
+  await waitReady(page);
+  return page;
+}
+
+/** The value next to a term on the Offline readiness screen (`<dt>term</dt><dd>value</dd>`). */
+export const statusFact = (page: Page, term: string): Promise<string | null> =>
+  page.locator('dt', { hasText: term }).locator('xpath=following-sibling::dd[1]').textContent();
+
+/** The first note's editor: present once the app has started (and registered its listeners). */
+export const firstNote = (page: Page) => page.getByRole('textbox', { name: 'Note 1' });
+
+/** Opens the Notes screen at `url` and waits for the app to run. */
+export async function openNotes(page: Page, url: string): Promise<void> {
+  await page.goto(url);
+  await firstNote(page).waitFor(WAIT);
+}
+
+/** The texts of the notes saved on the device (localStorage), or null while nothing is saved. */
+export const savedNotes = (page: Page): Promise<string[] | null> =>
+  page.evaluate((key) => {
+    const saved = localStorage.getItem(key);
+    return saved === null ? null : (JSON.parse(saved) as { notes: { text: string }[] }).notes.map((note) => note.text);
+  }, `${APP_NAME}:notes`);
+
+/**
+ * Resolves once a timer of `ms` that the page sets now has fired. Timers of one page fire in order
+ * of due time (HTML: a timer waits for those set before it with an equal or shorter delay), so
+ * every timer the app had already set with a delay up to `ms` (a debounced save) has run by then.
+ */
+export const pageTimersDone = (page: Page, ms: number): Promise<void> => page.evaluate((delay) => new Promise<void>((resolve) => setTimeout(resolve, delay)), ms);
+
+/** Counts the page's loads from now on: each reload of the document is one. */
+export function countLoads(page: Page): { readonly n: number } {
+  const loads = { n: 0 };
+  page.on('load', () => loads.n++);
+  return loads;
+}
+
+/**
+ * Waits until the page has reloaded on reconnect and the new document runs, its log ending with
+ * the decision to reload. A new document has not been offline, so it has no reason to reload:
+ * from here on only a new `offline` could cause another reload.
+ */
+export async function reconnectReloaded(page: Page, loads: { readonly n: number }, ms = 5000): Promise<void> {
+  await until('the reload', () => loads.n >= 1, ms);
+  await firstNote(page).waitFor(WAIT);
+  await until('the reloaded page to show the reload in its log', async () => (await logKinds(page)).at(-1) === 'reload');
+}
+
+/** One entry of the connectivity log: when (the page's Date.now()) and what. */
+export interface LogEntry {
+  at: number;
+  kind: string;
+}
+
+/** The connectivity log's tail the page keeps in sessionStorage (it survives reloads), oldest first. */
+export const logEntries = (page: Page): Promise<LogEntry[]> =>
+  page.evaluate((key) => JSON.parse(sessionStorage.getItem(key) ?? '[]') as LogEntry[], `${APP_NAME}:log`);
+
+/** The kinds of the connectivity log's entries (offline, online, probe-ok, probe-failed, reload). */
+export const logKinds = async (page: Page): Promise<string[]> => (await logEntries(page)).map((entry) => entry.kind);
+
+/** Names of the page origin's caches. */
+export const cacheNames = (page: Page): Promise<string[]> => page.evaluate(() => caches.keys());
+
+/** The URL paths stored in one cache, sorted. */
+export const cachedPaths = (page: Page, name: string): Promise<string[]> =>
+  page.evaluate(async (cacheName) => (await (await caches.open(cacheName)).keys()).map((request) => new URL(request.url).pathname).sort(), name);
+
+/** The variant the page runs: 'v2' for the `v2` test site, '' for this checkout. */
+export const variant = (page: Page): Promise<string> => page.evaluate(() => document.documentElement.dataset.variant ?? '');
+
+/**
+ * Collects the page's console errors and warnings and its uncaught errors. Left out: Playwright's
+ * own stand-in for register() under `serviceWorkers: 'block'`, and the 404 of a document a host
+ * answered with 404.html and status 404 (the host telling the truth, not a page problem).
+ */
+export function watchConsole(page: Page): string[] {
+  const problems: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() !== 'error' && message.type() !== 'warning') return;
+    if (message.text() === 'Service Worker registration blocked by Playwright') return;
+    if (/status of 404/.test(message.text()) && message.location().url === page.url()) return;
+    problems.push(`${message.type()}: ${message.text()} (${message.location().url})`);
+  });
+  page.on('pageerror', (error) => problems.push(`pageerror: ${error.message}`));
+  return problems;
+}
+
+let axeSource: string | undefined;
+
+/**
+ * Runs axe-core on the whole page; returns one line per violation. The source goes in through the
+ * DevTools protocol (page.evaluate), which CSP does not govern, so the app keeps its own CSP: a
+ * <script> tag with inline content would be blocked by `default-src 'self'`, as it should be.
+ */
+export async function axeViolations(page: Page): Promise<string[]> {
+  axeSource ??= readFileSync(path.join(process.cwd(), 'node_modules/axe-core/axe.min.js'), 'utf8');
+  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(axeSource);
+  // axe is the global the evaluated source defines; typed loosely on purpose (no @types in the page).
+  const result = await page.evaluate(() => (window as unknown as { axe: { run(): Promise<{ violations: { id: string; help: string; nodes: { target: string[] }[] }[] }> } }).axe.run());
+  return result.violations.map((violation) => `${violation.id}: ${violation.help} (${violation.nodes.map((node) => node.target.join(' ')).join(', ')})`);
+}
+
+/** Records every `securitypolicyviolation` of every page of the context, from before any script runs. */
+export async function recordCsp(context: BrowserContext): Promise<void> {
+  await context.addInitScript(() => {
+    const seen: string[] = ((window as unknown as { __csp: string[] }).__csp = []);
+    document.addEventListener('securitypolicyviolation', (e) => seen.push(`${e.violatedDirective} blocked ${e.blockedURI || 'inline'}`));
+  });
+}
+
+/** The CSP violations recorded in the page so far. */
+export const cspViolations = (page: Page): Promise<string[]> => page.evaluate(() => (window as unknown as { __csp: string[] }).__csp);

@@ -1,0 +1,64 @@
+// The built sites the tests run against (built once per run by tools/test.mjs, see
+// tools/test-sites.mjs), what the build says about them, and temporary copies to tamper with.
+import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { Audit } from '../../../src/audit';
+import { BUILDS, copySources as copySourcesTo, type BuildName, type Variant } from '../../../tools/test-sites.mjs';
+
+export { BUILDS, type BuildName, type Variant };
+
+const repo = process.cwd();
+
+/** The package.json `name` of this checkout: the app's cache prefix and storage key prefix. */
+export const APP_NAME: string = JSON.parse(readFileSync(path.join(repo, 'package.json'), 'utf8')).name;
+
+let sites: Record<BuildName, Record<Variant, string>> | undefined;
+
+/** The folder of one built site (from the JSON file that TEST_SITES names). */
+export function site(build: BuildName, variant: Variant): string {
+  if (!sites) {
+    const file = process.env.TEST_SITES;
+    if (!file) throw new Error('TEST_SITES is not set: run the end-to-end tests with `node tools/test.mjs e2e`, which builds the sites');
+    sites = JSON.parse(readFileSync(file, 'utf8')) as Record<BuildName, Record<Variant, string>>;
+  }
+  return sites[build][variant];
+}
+
+/** Reads a built site's audit.json (typed as the app reads it). */
+export const audit = (dir: string): Audit => JSON.parse(readFileSync(path.join(dir, 'audit.json'), 'utf8'));
+
+/** Reads a built site's precache manifest (precache.json): URL path -> SRI hash ('' for a file it does not hash-check). */
+export const readPrecache = (dir: string): Record<string, string> => JSON.parse(readFileSync(path.join(dir, 'precache.json'), 'utf8'));
+
+/** The app's hashed script of a built site (`assets/app-XXXX.js`). */
+export function appScript(dir: string): string {
+  const script = audit(dir).files.find((file) => /^assets\/app-\w+\.js$/.test(file.path));
+  if (!script) throw new Error(`no assets/app-*.js in ${dir}/audit.json`);
+  return script.path;
+}
+
+const temps: string[] = [];
+
+/** A new temporary folder, removed by cleanup() (and when the process exits). */
+export function temp(): string {
+  const dir = mkdtempSync(path.join(os.tmpdir(), `${APP_NAME}-test-`));
+  temps.push(dir);
+  return dir;
+}
+
+/** Removes every folder temp() made so far. */
+export function cleanup(): void {
+  for (const dir of temps.splice(0)) rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
+}
+process.on('exit', cleanup);
+
+/** A temporary copy of a built site, to tamper with. */
+export function copySite(dir: string): string {
+  const out = path.join(temp(), 'dist');
+  cpSync(dir, out, { recursive: true });
+  return out;
+}
+
+/** A temporary copy of the project's sources (node_modules linked), where `node build.mjs` runs and may be broken. */
+export const copySources = (): string => copySourcesTo(repo, temp());

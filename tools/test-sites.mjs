@@ -1,0 +1,117 @@
+// The built sites the end-to-end tests run against, made once per `npm test` run by tools/test.mjs
+// (not once per test file): for each build (React, Preact) this checkout (`v1`), a new version of
+// it (`v2`), its kill switch (`kill`) and the same app under another package name (`renamed`).
+// Also the one list of what a copy of the project needs to build, for tests that break a copy.
+import { spawn, spawnSync } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, promises as fs, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+/** The two builds every browser-facing test runs against. */
+export const BUILDS = [
+  { name: 'react', preact: false },
+  { name: 'preact', preact: true },
+];
+
+/** The versions of each build: this checkout, a new version of it, its kill switch, another name. */
+export const VARIANTS = ['v1', 'v2', 'kill', 'renamed'];
+
+/** Top-level entries a build never reads: outputs, tests, docs, git's own. */
+const NOT_SOURCES = new Set(['node_modules', 'dist', 'test', '.git', '.cache', 'README.md']);
+
+/** The top-level entries of the project a build needs: every one git tracks, but NOT_SOURCES. */
+export function sources(root) {
+  const tracked = spawnSync('git', ['ls-files', '-z'], { cwd: root, encoding: 'utf8' });
+  if (tracked.status !== 0) throw new Error(`git ls-files failed in ${root} (the tests copy the tracked sources): ${tracked.stderr}`);
+  const top = new Set(tracked.stdout.split('\0').filter(Boolean).map((file) => file.split('/')[0]));
+  // A tracked file deleted in the working tree is still listed until the deletion is staged.
+  return [...top].filter((entry) => !NOT_SOURCES.has(entry) && existsSync(path.join(root, entry))).sort();
+}
+
+/** Copies the project's sources into `dest` (created), with node_modules linked, so `node build.mjs` runs there. */
+export function copySources(root, dest) {
+  mkdirSync(dest, { recursive: true });
+  for (const entry of sources(root)) cpSync(path.join(root, entry), path.join(dest, entry), { recursive: true });
+  symlinkSync(path.join(root, 'node_modules'), path.join(dest, 'node_modules'));
+  return dest;
+}
+
+/** Rewrites one text file of a copy in place. */
+function edit(dir, file, change) {
+  const full = path.join(dir, file);
+  writeFileSync(full, change(readFileSync(full, 'utf8')));
+}
+
+/**
+ * A new version of the app: its page title gets ` v2` and its script marks
+ * `<html data-variant="v2">`, so the HTML, the hashed JS and the version id all change.
+ */
+function makeV2(dir) {
+  edit(dir, 'static/index.html', (html) => html.replace('%TITLE%', '%TITLE% v2'));
+  edit(dir, 'src/main.tsx', (code) => code + "\ndocument.documentElement.dataset.variant = 'v2';\n");
+}
+
+/** The same app deployed under another package name, for tests of what the name controls. */
+function makeRenamed(dir) {
+  edit(dir, 'package.json', (json) => JSON.stringify({ ...JSON.parse(json), name: 'field-notes', displayName: 'Field Notes' }, null, 2) + '\n');
+}
+
+/** Runs `node build.mjs` in `cwd`; rejects with its output when it fails. */
+function build(cwd, args) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['build.mjs', ...args], { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (d) => (output += d));
+    child.stderr.on('data', (d) => (output += d));
+    child.on('close', (code) => (code === 0 ? resolve() : reject(new Error(`node build.mjs ${args.join(' ')} failed in ${cwd}:\n${output}`))));
+  });
+}
+
+/** Runs the jobs, at most `parallel` at a time (builds are CPU-bound; these machines have 2 cores). */
+async function runAll(jobs, parallel) {
+  const queue = [...jobs];
+  const worker = async () => {
+    for (let job; (job = queue.shift()); ) await job();
+  };
+  await Promise.all(Array.from({ length: parallel }, worker));
+}
+
+/**
+ * Builds every variant of every build into `out`/<build>/<variant>/ and writes `out`/sites.json,
+ * `{ react: { v1, v2, kill, renamed }, preact: {...} }` (absolute folders); returns that file's path.
+ */
+export async function buildTestSites(root, out, { parallel = Math.min(2, os.availableParallelism()) } = {}) {
+  await fs.rm(out, { recursive: true, force: true });
+  const copies = mkdtempSync(path.join(os.tmpdir(), 'test-sites-'));
+  try {
+    const checkouts = {
+      v1: root,
+      kill: root,
+      v2: copySources(root, path.join(copies, 'v2')),
+      renamed: copySources(root, path.join(copies, 'renamed')),
+    };
+    makeV2(checkouts.v2);
+    makeRenamed(checkouts.renamed);
+    const sites = {};
+    const jobs = { v1: [], deploys: [] };
+    for (const { name, preact } of BUILDS) {
+      sites[name] = {};
+      for (const variant of VARIANTS) {
+        const dir = path.join(out, name, variant);
+        sites[name][variant] = dir;
+        const flags = [...(preact ? ['--preact'] : []), ...(variant === 'kill' ? ['--kill-switch'] : [])];
+        jobs[variant === 'v1' ? 'v1' : 'deploys'].push(() => build(checkouts[variant], ['--out', dir, ...flags]));
+      }
+    }
+    // The other variants are deployed over v1 in the tests, so their files must be newer, as on
+    // a real host: python's http.server answers a conditional GET with 304 when the file is not
+    // newer (to the second) than the browser's copy, and the update would go unseen.
+    await runAll(jobs.v1, parallel);
+    await runAll(jobs.deploys, parallel);
+    const file = path.join(out, 'sites.json');
+    writeFileSync(file, JSON.stringify(sites, null, 2) + '\n');
+    return file;
+  } finally {
+    rmSync(copies, { recursive: true, force: true });
+  }
+}
