@@ -3,7 +3,7 @@ import { createRoot, hydrateRoot } from 'react-dom/client';
 import { startNotes } from './notes/store';
 import { startConnectivity } from './offline/connectivity';
 import { startReconnect } from './offline/reconnect';
-import { startRegistration } from './offline/registration';
+import { skipRegistrationInDev, startRegistration } from './offline/registration';
 import { App } from './ui/App';
 import { startRouter } from './ui/router';
 import './app.css';
@@ -18,6 +18,7 @@ const root = document.getElementById('root')!;
 if (__DEV__) {
   // Dev builds are not prerendered, never register the worker (nothing stale is served while
   // developing), and reload when esbuild has rebuilt (its documented /esbuild change events).
+  skipRegistrationInDev();
   createRoot(root).render(<App />);
   new EventSource('/esbuild').addEventListener('change', () => location.reload());
 } else {

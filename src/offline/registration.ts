@@ -153,6 +153,11 @@ export function startRegistration(): void {
   else addEventListener('load', () => register(serviceWorker), { once: true });
 }
 
+/** Dev builds register no worker, so nothing stale is served while developing: the status page says so. */
+export function skipRegistrationInDev(): void {
+  state.update({ state: 'unsupported', error: 'dev builds register no service worker' });
+}
+
 /** Asks the server for a new sw.js now. */
 export function checkForUpdate(): void {
   if (!workerRegistration) return;

@@ -4,7 +4,8 @@ import { existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'no
 import path from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { statusFact } from './lib/app';
+import type { Page } from 'playwright-core';
+import { countLoads, statusFact } from './lib/app';
 import { freshContext, launchChromium } from './lib/browser';
 import { cleanup, copySources } from './lib/site';
 import { until } from './lib/wait';
@@ -65,6 +66,28 @@ test('writes each route, 404.html, sw.js and audit.json with hashes of every fil
   assert.match(html, /<script type="module" src="\/assets\/app-\w+\.js" integrity="sha384-/);
   assert.not.match(html, /<script>|<style|style=/);
   assert.match(r.stdout, /budget js: [\d,]+ B gzip of [\d,]+ B/);
+  // The live-reload client is dev-only: production code has no trace of it.
+  const script = readFileSync(path.join(dir, 'dist', paths.find((p: string) => /^assets\/app-\w+\.js$/.test(p))), 'utf8');
+  assert.not.match(script, /\/esbuild|EventSource/);
+});
+
+test('a line appended to src/main.tsx still builds within every budget, in both builds', () => {
+  // What a new user does first when making the app their own.
+  writeFileSync(path.join(dir, 'src/main.tsx'), readFileSync(path.join(dir, 'src/main.tsx'), 'utf8') + "\nconsole.info('my app starts here');\n");
+  for (const flags of [[], ['--preact']]) {
+    const r = build(dir, ...flags);
+    assert.is(r.code, 0, r.stderr);
+    assert.not.match(r.stdout, /OVER/);
+  }
+});
+
+test('does not type-check (esbuild strips types): a type error still builds; --check refuses it with one line', () => {
+  writeFileSync(path.join(dir, 'src/ui/bad.ts'), 'export const n: number = "text";\n');
+  assert.is(build(dir).code, 0);
+  const checked = build(dir, '--check');
+  assert.is(checked.code, 1);
+  assert.match(checked.stderr, /^build failed: type error: src\/ui\/bad\.ts:1:14: TS2322 /);
+  assert.is(checked.stderr.split('\n').length, 1);
 });
 
 test('fails with one line when a budget is exceeded, and leaves the last dist/ alone', () => {
@@ -81,19 +104,20 @@ test('fails with one line when a budget is exceeded, and leaves the last dist/ a
   assert.equal(snapshot(path.join(dir, 'dist')), before);
 });
 
-const broken: [string, (d: string) => void, RegExp][] = [
+const broken: [string, (d: string) => void, RegExp, string[]?][] = [
   ['a missing static/index.html', (d) => rmSync(path.join(d, 'static/index.html')), /^build failed: missing static\/index\.html$/],
-  ['a template without #root', (d) => writeFileSync(path.join(d, 'static/index.html'), readFileSync(path.join(d, 'static/index.html'), 'utf8').replace('id="root"', 'id="app"')), /^build failed: static\/index\.html has no element with id="root"$/],
+  ['a template without #root', (d) => writeFileSync(path.join(d, 'static/index.html'), readFileSync(path.join(d, 'static/index.html'), 'utf8').replace('id="root"', 'id="app"')), /^build failed: static\/index\.html has no element with id="root" \(an empty <div id="root"><\/div>\)$/],
   ['a syntax error in src/', (d) => writeFileSync(path.join(d, 'src/main.tsx'), 'const x = ;\n'), /^build failed: .*src\/main\.tsx:1:\d+: /],
-  ['a type error in src/', (d) => writeFileSync(path.join(d, 'src/ui/bad.ts'), 'export const n: number = "text";\n'), /^build failed: type error: src\/ui\/bad\.ts:1:14: TS2322 /],
-  ['a type error in sw.ts', (d) => writeFileSync(path.join(d, 'sw.ts'), readFileSync(path.join(d, 'sw.ts'), 'utf8') + '\nconst n: number = "x";\n'), /^build failed: type error: sw\.ts:\d+:7: TS2322 /],
+  ['a type error in src/ (--check)', (d) => writeFileSync(path.join(d, 'src/ui/bad.ts'), 'export const n: number = "text";\n'), /^build failed: type error: src\/ui\/bad\.ts:1:14: TS2322 /, ['--check']],
+  ['a type error in sw.ts (--check)', (d) => writeFileSync(path.join(d, 'sw.ts'), readFileSync(path.join(d, 'sw.ts'), 'utf8') + '\nconst n: number = "x";\n'), /^build failed: type error: sw\.ts:\d+:7: TS2322 /, ['--check']],
+  ['a package.json name that cannot name caches and storage keys', (d) => writeFileSync(path.join(d, 'package.json'), JSON.stringify({ ...JSON.parse(readFileSync(path.join(d, 'package.json'), 'utf8')), name: 'My App' })), /^build failed: package\.json "name" must be lowercase letters, digits, "\.", "_" or "-" \(it names caches and storage keys\)$/],
   ['a "networkOnly" entry that is not a path', (d) => writeFileSync(path.join(d, 'package.json'), JSON.stringify({ ...JSON.parse(readFileSync(path.join(d, 'package.json'), 'utf8')), networkOnly: ['api/'] })), /^build failed: package\.json "networkOnly" must be a list of path prefixes starting with "\/"$/],
   ['broken JSON in package.json', (d) => writeFileSync(path.join(d, 'package.json'), '{ "name": '), /^build failed: package\.json is not valid JSON/],
 ];
-for (const [what, breakIt, message] of broken) {
+for (const [what, breakIt, message, flags = []] of broken) {
   test(`stops on ${what} with one clear line, exit 1, and no dist/`, () => {
     breakIt(dir);
-    const r = build(dir);
+    const r = build(dir, ...flags);
     assert.is(r.code, 1);
     assert.match(r.stderr, message);
     assert.is(r.stderr.split('\n').length, 1, r.stderr);
@@ -119,40 +143,52 @@ test('--preact builds a much smaller bundle of the same app', () => {
 test.run();
 
 const dev = suite('dev mode');
-dev('`--watch` serves the site, registers no service worker, and rebuilds when a source file changes', async () => {
+dev('`--watch` serves the app with no service worker, reloads the page on save, keeps the last good build through a syntax error, and type errors block nothing', async () => {
   const dir = copySources();
   const child = spawn(process.execPath, ['build.mjs', '--watch'], { cwd: dir, env: { ...process.env, PORT: '0' }, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   child.stdout.on('data', (d) => (out += d));
   child.stderr.on('data', (d) => (out += d));
+  const browser = await launchChromium();
+  const app = path.join(dir, 'src/ui/App.tsx');
+  const original = readFileSync(app, 'utf8');
+  /** Saves App.tsx with the footer saying `footer`, plus `extra` code. */
+  const save = (footer: string, extra = '') => writeFileSync(app, original.replace('Works offline.', footer) + extra);
+  const footer = () => page.locator('footer').textContent();
+  let page: Page;
   try {
     const url = (await until('the URL', () => /serving .* on (http:\/\/127\.0\.0\.1:\d+\/)/.exec(out)?.[1], 30_000))!;
-    const script = async () => /src="(\/assets\/app-\w+\.js)"/.exec(await (await fetch(url)).text())![1];
-    const first = await script();
-    assert.ok((await (await fetch(new URL(first, url))).text()).includes('Works offline'));
-    // In Chromium with workers allowed: the dev page runs and registers nothing, so no stale copy can answer.
-    const browser = await launchChromium();
-    try {
-      const page = await (await freshContext(browser)).newPage();
-      await page.goto(url); // resolves after `load`, when a production page registers its worker
-      await page.getByRole('link', { name: 'Offline readiness' }).click();
-      // The worker state a page keeps only when it never started registering (that sets
-      // "registering" before the first render): the decision was taken, and it was no.
-      assert.is(await until('the worker state on the status screen', () => statusFact(page, 'State')), 'unsupported');
-      assert.equal(await page.evaluate(async () => [(await navigator.serviceWorker.getRegistrations()).length, await caches.keys()]), [0, []]);
-    } finally {
-      await browser.close();
-    }
-    const app = path.join(dir, 'src/ui/App.tsx');
-    writeFileSync(app, readFileSync(app, 'utf8').replace('Works offline.', 'Edited in dev mode.'));
-    // A failed fetch is "not yet": Node's fetch may reuse a keep-alive connection the server
-    // closed while the browser part ran (its idle timeout is 5 s), and the next poll retries.
-    await until('a rebuild', async () => (await script().catch(() => first)) !== first, 30_000);
-    assert.ok((await (await fetch(new URL(await script(), url))).text()).includes('Edited in dev mode.'));
+    page = await (await freshContext(browser)).newPage();
+    const loads = countLoads(page);
+    await page.goto(url); // resolves after `load`, when a production page registers its worker
+    await page.getByRole('link', { name: 'Offline readiness' }).click();
+    assert.is(await until('the worker state on the status screen', () => statusFact(page, 'State')), 'unsupported: dev builds register no service worker');
+    assert.equal(await page.evaluate(async () => [(await navigator.serviceWorker.getRegistrations()).length, await caches.keys()]), [0, []]);
+
+    save('Edited in dev mode.');
+    await until('the page to reload itself with the edit', async () => (await footer()) === 'Edited in dev mode.', 15_000);
+    assert.is(loads.n, 2, 'one reload for one save');
+
+    // A syntax error: one line, and the last good build stays served (no reload is sent).
+    const before = out.length;
+    save('Broken.', '\nconst = ;\n');
+    await until('the one-line build error', () => /build failed: .*src\/ui\/App\.tsx:\d+:\d+: /.test(out.slice(before)), 15_000);
+    assert.is(out.slice(before).split('\n').filter((line) => line.startsWith('build failed')).length, 1);
+    assert.is(await footer(), 'Edited in dev mode.');
+    assert.ok((await (await fetch(new URL('/assets/app.js', url))).text()).includes('Edited in dev mode.'), 'the last good build is still served');
+    assert.is(loads.n, 2, 'no reload after a failed build');
+
+    // The next good save recovers; a type error in it does not hold the rebuild back, and the
+    // type checker beside the build reports it.
+    save('Recovered, badly typed.', '\nexport const count: number = "not a number";\n');
+    await until('the page to reload with the recovered build', async () => (await footer()) === 'Recovered, badly typed.', 15_000);
+    assert.is(loads.n, 3);
+    await until('the type checker to report the type error', () => /src\/ui\/App\.tsx:\d+:\d+: TS2322 /.test(out), 60_000);
   } catch (err) {
     (err as Error).message += `\n--watch output:\n${out}`;
     throw err;
   } finally {
+    await browser.close();
     child.kill();
     cleanup();
   }

@@ -1,0 +1,58 @@
+// Renaming the app in package.json (name "field-notes", displayName "Field Notes") renames
+// everything derived from it, in the page and in the worker alike: install progress still
+// arrives (the worker broadcasts on the channel the page listens to), and the caches, storage
+// keys, titles, brand and web app manifest carry the new name. Nothing keeps the old one.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { cacheNames, firstNote, waitReady, watchConsole } from './lib/app';
+import { freshContext } from './lib/browser';
+import { startHost } from './lib/hosts';
+import { APP_NAME, audit, BUILDS, site } from './lib/site';
+import { shareChromium, type Shared } from './lib/suite';
+import { until } from './lib/wait';
+
+const NEW_NAME = 'field-notes';
+const NEW_TITLE = 'Field Notes';
+
+for (const build of BUILDS) {
+  const test = suite<Shared>(`renamed app (${build.name})`);
+  const dir = site(build.name, 'renamed');
+  shareChromium(test, () => startHost('preview', dir));
+
+  test('install progress, "Ready to work offline", caches and storage keys all carry the new name', async ({ browser, host }) => {
+    const context = await freshContext(browser);
+    const page = await context.newPage();
+    const problems = watchConsole(page);
+    await page.goto(host.url);
+    // The progress banner appears only if the page hears the worker's broadcast: the channel
+    // names must agree. The banner text is a live region, so the last state is what stays.
+    await page.getByText(/Saving the app for offline use: \d+ of \d+ files/).waitFor({ timeout: 15_000 });
+    await waitReady(page);
+    assert.equal(await cacheNames(page), [`${NEW_NAME}-${audit(dir).version}`]);
+
+    await firstNote(page).fill('kept under the new name');
+    // Saved about a second after typing: poll the device's storage under the new key.
+    await until('the note saved under the new name', () => page.evaluate((key) => localStorage.getItem(key)?.includes('kept under the new name'), `${NEW_NAME}:notes`));
+    const keys = await page.evaluate(() => [...Object.keys(localStorage), ...Object.keys(sessionStorage)]);
+    assert.ok(keys.length > 0 && keys.every((key) => key.startsWith(`${NEW_NAME}:`)), keys.join(', '));
+    assert.not.ok(keys.some((key) => key.startsWith(`${APP_NAME}:`)));
+    assert.equal(problems, []);
+    await context.close();
+  });
+
+  test('the page title, the brand and the web app manifest say the display name', async ({ browser, host }) => {
+    const context = await freshContext(browser, { serviceWorkers: 'block' });
+    const page = await context.newPage();
+    await page.goto(new URL('/status/', host.url).href);
+    assert.is(await page.title(), `Offline readiness · ${NEW_TITLE}`);
+    assert.is(await page.locator('.brand').textContent(), NEW_TITLE);
+    const manifest = JSON.parse(readFileSync(path.join(dir, 'manifest.webmanifest'), 'utf8'));
+    assert.equal([manifest.name, manifest.short_name], [NEW_TITLE, NEW_TITLE]);
+    assert.is(audit(dir).name, NEW_NAME);
+    await context.close();
+  });
+
+  test.run();
+}
