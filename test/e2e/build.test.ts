@@ -154,7 +154,8 @@ dev('`--watch` serves the app with no service worker, reloads the page on save, 
   const original = readFileSync(app, 'utf8');
   /** Saves App.tsx with the footer saying `footer`, plus `extra` code. */
   const save = (footer: string, extra = '') => writeFileSync(app, original.replace('Works offline.', footer) + extra);
-  const footer = () => page.locator('footer').textContent();
+  /** The footer's first sentence, the one each save changes. */
+  const footer = async () => (await page.locator('footer').textContent())?.split(' Nothing leaves')[0];
   let page: Page;
   try {
     const url = (await until('the URL', () => /serving .* on (http:\/\/127\.0\.0\.1:\d+\/)/.exec(out)?.[1], 30_000))!;

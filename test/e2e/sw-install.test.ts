@@ -83,7 +83,8 @@ for (const build of BUILDS) {
     const held = new Promise<void>((r) => (release = r));
     const host = await startHost('preview', dist, {
       intercept: async (req) => {
-        if (req.url === '/icons/icon-512.png' && req.headers['cache-control'] === 'no-cache') await held;
+        // Only the install asks for it: the page itself uses the 192 px icon.
+        if (req.url === '/icons/icon-512.png') await held;
         return false;
       },
     });

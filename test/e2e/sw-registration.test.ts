@@ -11,7 +11,7 @@ import { GUARD_KEY } from '../../src/offline/reconnect';
 import { cacheNames, countLoads, firstNote, openInstalled, statusFact, watchConsole } from './lib/app';
 import { freshContext } from './lib/browser';
 import { requestsSince, startHost } from './lib/hosts';
-import { BUILDS, site } from './lib/site';
+import { appScript, BUILDS, site } from './lib/site';
 import { shareChromium, type Shared } from './lib/suite';
 import { until } from './lib/wait';
 
@@ -89,13 +89,15 @@ for (const build of BUILDS) {
 
   test('a new version whose file is redirected to another origin never installs, even with the same bytes', async ({ host }) => {
     // Another origin serving the very file, with CORS allowed: integrity alone would pass it.
+    // The file is the new version's script, which no cache of this browser can hold yet.
+    const script = '/' + appScript(next);
     let asked = 0;
     const other = http.createServer((req, res) => {
       asked++;
-      res.writeHead(200, { 'Access-Control-Allow-Origin': '*', 'Content-Type': 'text/plain' }).end(readFileSync(path.join(next, 'licenses.txt')));
+      res.writeHead(200, { 'Access-Control-Allow-Origin': '*', 'Content-Type': 'text/javascript' }).end(readFileSync(path.join(next, script)));
     });
     await new Promise<void>((r) => other.listen(0, '127.0.0.1', r));
-    const elsewhere = `http://localhost:${(other.address() as { port: number }).port}/licenses.txt`;
+    const elsewhere = `http://localhost:${(other.address() as { port: number }).port}${script}`;
     try {
       const page = await openInstalled(context, host.url);
       const old = await cacheNames(page);
@@ -104,7 +106,7 @@ for (const build of BUILDS) {
       // the worker from fetching another origin; without it only the worker's own check does.
       misbehave = (req, res) => {
         if (req.url === '/sw.js') res.writeHead(200, { 'Content-Type': 'text/javascript', 'Cache-Control': 'no-cache' }).end(readFileSync(path.join(next, 'sw.js')));
-        else if (req.url === '/licenses.txt') res.writeHead(302, { Location: elsewhere }).end();
+        else if (req.url === script) res.writeHead(302, { Location: elsewhere }).end();
         else return false;
         return true;
       };
