@@ -1,0 +1,73 @@
+// A first visit downloads each file once: the install may take what the page just loaded from
+// the HTTP cache, because every file is checked against its SHA-384 anyway. A copy in the HTTP
+// cache that does not match (stale, altered) is fetched again past the cache, and the right
+// bytes are installed. Counted at the preview server, which sends the README's Cache-Control.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { waitReady } from './lib/app';
+import { freshContext } from './lib/browser';
+import { requestsSince, startHost } from './lib/hosts';
+import { BUILDS, readPrecache, site } from './lib/site';
+import { shareChromium, type Shared } from './lib/suite';
+
+for (const build of BUILDS) {
+  const test = suite<Shared>(`first visit (${build.name})`);
+  const dir = site(build.name, 'v1');
+  const precached = Object.keys(readPrecache(dir));
+  shareChromium(test);
+
+  test('every precached file crosses the network exactly once', async ({ browser }) => {
+    const host = await startHost('preview', dir);
+    const context = await freshContext(browser);
+    try {
+      const page = await context.newPage();
+      await page.goto(host.url);
+      await waitReady(page);
+      const requested = requestsSince(host, 0);
+      const times = (url: string) => requested.filter((asked) => asked === url).length;
+      const notOnce = precached.filter((url) => times(url) !== 1).map((url) => `${url}: ${times(url)}`);
+      assert.equal(notOnce, [], 'each precached file requested once');
+    } finally {
+      await context.close();
+      await host.close();
+    }
+  });
+
+  test('a stale copy in the HTTP cache is fetched again past it, and the install keeps the right bytes', async ({ browser }) => {
+    // The page fetches /robots.txt first and gets altered bytes that the HTTP cache may keep for
+    // an hour (a stale CDN edge); the install is held until that copy is in the cache.
+    const altered = 'User-agent: *\nDisallow: /stale\n';
+    let servedAltered: () => void = () => {};
+    const alteredInCache = new Promise<void>((resolve) => (servedAltered = resolve));
+    let robotsAsked = 0;
+    const host = await startHost('preview', dir, {
+      intercept: async (request, response) => {
+        if (request.url === '/precache.json') await alteredInCache;
+        if (request.url !== '/robots.txt' || robotsAsked++ > 0) return false;
+        response.writeHead(200, { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'max-age=3600' });
+        response.end(altered, () => servedAltered());
+        return true;
+      },
+    });
+    const context = await freshContext(browser);
+    try {
+      const page = await context.newPage();
+      await page.goto(host.url);
+      assert.is(await page.evaluate(() => fetch('/robots.txt').then((response) => response.text())), altered);
+      await waitReady(page);
+      assert.is(robotsAsked, 2, 'the install asked the server again for the copy that failed its hash');
+      const cached = await page.evaluate(async () => {
+        const name = (await caches.keys())[0];
+        return (await (await caches.open(name)).match('/robots.txt'))?.text();
+      });
+      assert.is(cached, readFileSync(path.join(dir, 'robots.txt'), 'utf8'));
+    } finally {
+      await context.close();
+      await host.close();
+    }
+  });
+
+  test.run();
+}

@@ -1,0 +1,92 @@
+// Every route's HTML is rendered at build time from the same components the page hydrates: the
+// first paint needs no JavaScript, links work before it loads, the HTML claims nothing about the
+// device, and hydration finds nothing to complain about, in both builds.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { firstNote, SCREENS, settle, statusFact, waitReady, watchConsole } from './lib/app';
+import { freshContext } from './lib/browser';
+import { startHost } from './lib/hosts';
+import { BUILDS, site } from './lib/site';
+import { shareChromium, type Shared } from './lib/suite';
+
+/** Each route's HTML file and the <h1> it holds. */
+const FILES = [
+  ['index.html', 'Notes'],
+  ['status/index.html', 'Offline readiness'],
+  ['about/index.html', 'What this app ships'],
+  ['404.html', 'Not found'],
+] as const;
+
+for (const build of BUILDS) {
+  const test = suite<Shared>(`prerendered routes (${build.name})`);
+  const dir = site(build.name, 'v1');
+  shareChromium(test, () => startHost('preview', dir));
+
+  test('each route\'s HTML holds the header, navigation, its heading and its screen', () => {
+    for (const [file, h1] of FILES) {
+      const html = readFileSync(path.join(dir, file), 'utf8');
+      assert.match(html, `<h1>${h1}</h1>`, file);
+      assert.match(html, /<nav aria-label="Main"><a href="\/"[^>]*>Notes<\/a><a href="\/status\/"[^>]*>Offline readiness<\/a><a href="\/about\/"[^>]*>What this app ships<\/a><\/nav>/, file);
+      assert.match(html, /<main id="main" tabindex="-1">/, file);
+      // Still nothing inline: the app runs under `default-src 'self'`.
+      assert.not.match(html, /<script>|<script type="module">|<style|style=/, file);
+    }
+    assert.match(readFileSync(path.join(dir, 'status/index.html'), 'utf8'), /<h2>Network<\/h2>.*<h2>Service worker<\/h2>.*<h2>Precache check<\/h2>.*<h2>Storage<\/h2>.*<h2>Connectivity log<\/h2>/);
+    assert.match(readFileSync(path.join(dir, 'index.html'), 'utf8'), /<button id="add-note" type="button">Add note<\/button>/);
+  });
+
+  test('what lives only on the device shows a neutral placeholder in the HTML, never a false state', () => {
+    const notes = readFileSync(path.join(dir, 'index.html'), 'utf8');
+    assert.match(notes, 'Loading your notes…');
+    assert.not.match(notes, /<textarea/, 'no note is known at build time');
+    const status = readFileSync(path.join(dir, 'status/index.html'), 'utf8');
+    for (const claim of ['offline since', 'online since', 'unsupported', 'ready', 'Nothing is cached', 'No events yet', 'none yet', 'never'])
+      assert.not.ok(status.includes(claim), `the prerendered status claims "${claim}"`);
+    assert.match(status, /<dt>Browser says<\/dt><dd>…<\/dd>/);
+    assert.match(status, /<dt>State<\/dt><dd>…<\/dd>/);
+  });
+
+  test('with JavaScript off, every screen shows its heading and the links navigate', async ({ browser, host }) => {
+    const context = await freshContext(browser, { javaScriptEnabled: false, serviceWorkers: 'block' });
+    const page = await context.newPage();
+    await page.goto(host.url);
+    assert.is(await page.getByRole('heading', { level: 1 }).textContent(), 'Notes');
+    await page.getByRole('link', { name: 'Offline readiness' }).click();
+    await page.waitForURL(new URL('/status/', host.url).href);
+    assert.is(await page.getByRole('heading', { level: 1 }).textContent(), 'Offline readiness');
+    await page.getByRole('link', { name: 'What this app ships' }).click();
+    await page.waitForURL(new URL('/about/', host.url).href);
+    assert.is(await page.getByRole('heading', { level: 1 }).textContent(), 'What this app ships');
+    await context.close();
+  });
+
+  test('hydration on every route (and a deep link the worker answers with 404.html, offline) logs no warning or error, then shows the device state', async ({ browser, host }) => {
+    const context = await freshContext(browser);
+    const page = await context.newPage();
+    const problems = watchConsole(page);
+    await page.goto(host.url);
+    await waitReady(page);
+    await firstNote(page).waitFor();
+    for (const screen of SCREENS) {
+      await page.goto(new URL(screen.path, host.url).href);
+      await settle(page, screen.h1);
+    }
+    assert.match((await statusFactOn(page, host.url, 'Browser says')) ?? '', /^online since /);
+    await context.setOffline(true);
+    await page.goto(new URL('/notes/2026/a-deep-link?x=1', host.url).href);
+    await settle(page, 'Not found');
+    assert.equal(problems, []);
+    await context.close();
+  });
+
+  test.run();
+}
+
+/** Opens the status screen and reads one of its facts once the page has looked. */
+async function statusFactOn(page: import('playwright-core').Page, url: string, term: string): Promise<string | null> {
+  await page.goto(new URL('/status/', url).href);
+  await settle(page, 'Offline readiness');
+  return statusFact(page, term);
+}
