@@ -1,0 +1,72 @@
+// The engine-neutral driver (driver.ts) over Debian's Chromium with playwright-core: one browser
+// per test file, a fresh `newContext({ serviceWorkers: 'allow' })` per profile.
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { engineExecutables, missingEngine } from '../../../tools/engines.mjs';
+import { clickableXPath, labelledXPath, type Engine, type Profile, type Tab } from './driver';
+
+// Debian's Chromium as root needs --no-sandbox; the other flags keep it from flooding the closed
+// network with lookups (../shared/browser-testing.md). The same list as test/e2e/helpers.ts.
+const CHROME_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+
+/** Launches Debian's Chromium headless (CHROME_PATH overrides); throws one line when it is not installed. */
+export async function launchChromium(): Promise<Engine> {
+  const missing = missingEngine('chromium');
+  if (missing) throw new Error(missing);
+  const browser = await chromium.launch({ executablePath: engineExecutables('chromium')[0].path, headless: true, args: CHROME_ARGS });
+  return {
+    name: 'chromium',
+    version: `chromium ${browser.version()}`,
+    // context.setOffline() fires online/offline in the pages at once.
+    networkLagMs: 2_000,
+    consoleCoverage: 'console',
+    newProfile: async () => chromiumProfile(await browser.newContext({ serviceWorkers: 'allow' })),
+    close: () => browser.close(),
+  };
+}
+
+/** A Playwright context as a Profile. Offline here also blocks the worker's own fetches. */
+function chromiumProfile(context: BrowserContext): Profile {
+  return {
+    async open(url) {
+      const page = await context.newPage();
+      const tab = chromiumTab(page);
+      await tab.goto(url);
+      return tab;
+    },
+    setOffline: (offline) => context.setOffline(offline),
+    close: () => context.close(),
+  };
+}
+
+/** A Playwright page as a Tab; console errors and uncaught exceptions are collected from its creation. */
+function chromiumTab(page: Page): Tab {
+  const problems: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error') problems.push(`console.error: ${message.text()}`);
+  });
+  page.on('pageerror', (error) => problems.push(`uncaught: ${error.message}`));
+  return {
+    async goto(url) {
+      await page.goto(url);
+    },
+    // Playwright types evaluate() with its own handle-unboxing argument types; ours are plain JSON values.
+    evaluate: <T, A>(fn: (arg: A) => T | Promise<T>, arg?: A) => page.evaluate(fn as (arg: unknown) => T | Promise<T>, arg),
+    text: () => page.evaluate(() => document.body.innerText),
+    click: (text) => page.locator(`xpath=${clickableXPath(text)}`).click({ timeout: 10_000 }),
+    async type(label, text) {
+      const field = page.locator(`xpath=${labelledXPath(label)}`);
+      // The caret goes to the end, as for a user who clicks after the text, then real key presses.
+      await field.evaluate((el: HTMLTextAreaElement | HTMLInputElement) => {
+        el.focus();
+        el.setSelectionRange(el.value.length, el.value.length);
+      }, undefined, { timeout: 10_000 });
+      await page.keyboard.type(text);
+    },
+    async reload() {
+      // reload() sometimes resolves to null in Chromium; the page's content is what counts.
+      await page.reload();
+    },
+    problems: async () => [...problems],
+    close: () => page.close(),
+  };
+}

@@ -1,0 +1,91 @@
+// The engine-neutral driver (driver.ts) over Debian's Firefox ESR with puppeteer-core, which speaks
+// WebDriver BiDi to it. One browser per test file (launch ≈ 2.5 s), `createBrowserContext()` per
+// profile: a new install, empty caches and storage.
+import puppeteer, { type Browser, type BrowserContext, type Page } from 'puppeteer-core';
+import { engineExecutables, missingEngine } from '../../../tools/engines.mjs';
+import { clickableXPath, labelledXPath, type Engine, type Profile, type Tab } from './driver';
+
+/** Launches Firefox ESR headless (FIREFOX_PATH overrides); throws one line when it is not installed. */
+export async function launchFirefox(): Promise<Engine> {
+  const missing = missingEngine('firefox');
+  if (missing) throw new Error(missing);
+  // No prefs needed: 127.0.0.1 is a secure origin and service workers are on by default.
+  const browser: Browser = await puppeteer.launch({ browser: 'firefox', executablePath: engineExecutables('firefox')[0].path, headless: true });
+  return {
+    name: 'firefox',
+    version: (await browser.version()).replace('/', ' '),
+    // BiDi's emulation.setNetworkConditions fires online/offline in the page at once.
+    networkLagMs: 2_000,
+    consoleCoverage: 'console',
+    newProfile: async () => firefoxProfile(await browser.createBrowserContext()),
+    // Puppeteer keeps the profile in TMPDIR and removes it on close().
+    close: () => browser.close(),
+  };
+}
+
+/**
+ * A BiDi user context as a Profile. Offline is per page in Puppeteer (`page.setOfflineMode`, which
+ * persists across reloads), so the profile applies it to every tab, including tabs opened later.
+ * It does NOT stop the service worker's own fetches: tests pause the host for "server unreachable".
+ */
+function firefoxProfile(context: BrowserContext): Profile {
+  const pages: Page[] = [];
+  let offline = false;
+  return {
+    async open(url) {
+      const page = await context.newPage();
+      pages.push(page);
+      if (offline) await page.setOfflineMode(true);
+      const tab = firefoxTab(page);
+      await tab.goto(url);
+      return tab;
+    },
+    async setOffline(next) {
+      offline = next;
+      for (const page of pages) if (!page.isClosed()) await page.setOfflineMode(next);
+    },
+    close: () => context.close(),
+  };
+}
+
+/** A Puppeteer page as a Tab; console errors and uncaught exceptions are collected from its creation. */
+function firefoxTab(page: Page): Tab {
+  const problems: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error') problems.push(`console.error: ${message.text()}`);
+  });
+  page.on('pageerror', (error) => problems.push(`uncaught: ${error instanceof Error ? error.message : String(error)}`));
+  /** The element at `xpath`, waiting up to 10 s for it to be there and visible. */
+  const find = async (xpath: string) => {
+    const handle = await page.waitForSelector(`xpath/${xpath}`, { visible: true, timeout: 10_000 });
+    if (!handle) throw new Error(`not found: ${xpath}`);
+    return handle;
+  };
+  return {
+    async goto(url) {
+      await page.goto(url);
+    },
+    // Puppeteer types evaluate() with its own handle-unwrapping argument types; ours are plain JSON values.
+    evaluate: <T, A>(fn: (arg: A) => T | Promise<T>, arg?: A) => page.evaluate(fn as (arg: unknown) => T | Promise<T>, arg) as Promise<T>,
+    text: () => page.evaluate(() => document.body.innerText),
+    async click(text) {
+      // A real click (BiDi input actions at the element's centre), not element.click().
+      await (await find(clickableXPath(text))).click();
+    },
+    async type(label, text) {
+      const field = await find(labelledXPath(label));
+      // The caret goes to the end, as for a user who clicks after the text, then real key presses.
+      await field.evaluate((el) => {
+        const input = el as HTMLTextAreaElement;
+        input.focus();
+        input.setSelectionRange(input.value.length, input.value.length);
+      });
+      await page.keyboard.type(text);
+    },
+    async reload() {
+      await page.reload();
+    },
+    problems: async () => [...problems],
+    close: () => page.close(),
+  };
+}

@@ -1,0 +1,190 @@
+// The engine-neutral driver (driver.ts) over WebKitGTK: selenium-webdriver as the client of
+// WebKitWebDriver, which starts one MiniBrowser per session (≈ 0.3 s; each session a fresh
+// ephemeral profile with service workers and CacheStorage on). There is no headless mode: the test
+// runs under its own Xvfb, inside the network namespace that tools/engines.mjs makes, where
+// "offline" is a virtual link going down.
+import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
+import net from 'node:net';
+import { Builder, By, until as seleniumUntil, type WebDriver, type WebElement } from 'selenium-webdriver';
+import { engineExecutables, inEngineNamespace, missingEngine, setNamespaceNetwork } from '../../../tools/engines.mjs';
+import { clickableXPath, labelledXPath, type Engine, type Profile, type Tab } from './driver';
+import { until } from './wait';
+
+const HOW_TO_RUN = 'the WebKit tests run inside the network namespace and Xvfb that tools/engines.mjs sets up: node tools/engines.mjs webkit react';
+
+/** A free TCP port on 127.0.0.1. */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+    server.on('error', reject);
+  });
+}
+
+/** Ends a child process and waits for it (it may have exited already). */
+async function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill();
+  await exited;
+}
+
+/**
+ * Starts WebKitWebDriver (WEBKIT_DRIVER_PATH overrides) for MiniBrowser (MINIBROWSER_PATH
+ * overrides); throws one line when something is not installed or the namespace is missing.
+ */
+export async function launchWebKit(): Promise<Engine> {
+  const missing = missingEngine('webkit');
+  if (missing) throw new Error(missing);
+  if (!process.env.DISPLAY || !(await inEngineNamespace())) throw new Error(`webkit: ${HOW_TO_RUN}`);
+  const [miniBrowser, webDriver] = engineExecutables('webkit').map((e) => e.path);
+  const version = execFileSync(miniBrowser, ['--version'], { encoding: 'utf8' }).trim();
+  const port = await freePort();
+  const driver = spawn(webDriver, [`--port=${port}`], { stdio: ['ignore', 'ignore', 'pipe'] });
+  let driverErrors = '';
+  driver.stderr!.on('data', (d) => (driverErrors += d));
+  const server = `http://127.0.0.1:${port}`;
+  try {
+    await until('WebKitWebDriver to answer', async () => {
+      if (driver.exitCode !== null) throw new Error(`WebKitWebDriver exited (${driver.exitCode}):\n${driverErrors}`);
+      return fetch(`${server}/status`).then((r) => r.ok, () => false);
+    });
+  } catch (error) {
+    await stop(driver);
+    throw error;
+  }
+  const sessions = new Set<WebDriver>();
+  return {
+    name: 'webkit',
+    version: version.replace(/^WebKitGTK\s*/i, 'webkitgtk '),
+    // GLib's network monitor reports a link change 3-5 s later (measured), sometimes more on a busy machine.
+    networkLagMs: 15_000,
+    consoleCoverage: 'after-load',
+    async newProfile() {
+      // usingServer(): selenium-manager never runs (it would try to download a driver).
+      const session = await new Builder()
+        .usingServer(server)
+        .withCapabilities({ browserName: 'MiniBrowser', 'webkitgtk:browserOptions': { binary: miniBrowser, args: ['--automation'] } })
+        .build();
+      sessions.add(session);
+      return webkitProfile(session, () => sessions.delete(session));
+    },
+    async close() {
+      for (const session of sessions) await session.quit().catch(() => {});
+      sessions.clear();
+      await stop(driver);
+    },
+  };
+}
+
+/**
+ * A WebDriver session as a Profile. Its tabs are the session's windows; WebDriver has one current
+ * window per session, so each Tab switches to its own first (only when another was current).
+ * Offline is the namespace's link: it applies to every session at once, which is fine because the
+ * scenarios use one profile at a time.
+ */
+function webkitProfile(session: WebDriver, forget: () => void): Profile {
+  let current = '';
+  let unused = true; // the window the session starts with, until the first open()
+  const focus = async (handle: string) => {
+    if (handle === current) return;
+    await session.switchTo().window(handle);
+    current = handle;
+  };
+  return {
+    async open(url) {
+      if (!unused) await session.switchTo().newWindow('tab');
+      unused = false;
+      current = await session.getWindowHandle();
+      const tab = webkitTab(session, current, focus);
+      await tab.goto(url);
+      return tab;
+    },
+    setOffline: (offline) => setNamespaceNetwork(!offline),
+    async close() {
+      forget();
+      await session.quit();
+    },
+  };
+}
+
+/** sessionStorage key where the page-side hooks keep what they saw: it survives the tab's reloads. */
+const PROBLEMS_KEY = 'engine-test:problems';
+
+/**
+ * Runs in the page, once per document: records console.error calls, uncaught exceptions, unhandled
+ * rejections and CSP violations in sessionStorage. WebKitGTK gives a WebDriver client no console:
+ * WebKitWebDriver has no log endpoint and no BiDi (a session asking for `webSocketUrl` is refused),
+ * and MiniBrowser's --enable-write-console-messages-to-stdout prints nothing for the ephemeral
+ * profiles that automation sessions use. Scripts run by WebDriver share the page's JS world and
+ * are not subject to its CSP, so these hooks work, but only from the first command after each load.
+ */
+function installProblemHooks(key: string): void {
+  const page = window as Window & { __engineTestHooks?: boolean };
+  if (page.__engineTestHooks) return;
+  page.__engineTestHooks = true;
+  const note = (text: string) => {
+    try {
+      sessionStorage.setItem(key, JSON.stringify([...JSON.parse(sessionStorage.getItem(key) ?? '[]'), text]));
+    } catch {}
+  };
+  const original = console.error;
+  console.error = (...args: unknown[]) => {
+    note(`console.error: ${args.map(String).join(' ')}`);
+    original.apply(console, args);
+  };
+  addEventListener('error', (e) => note(`uncaught: ${e.message}`));
+  addEventListener('unhandledrejection', (e) => note(`unhandled rejection: ${String(e.reason)}`));
+  document.addEventListener('securitypolicyviolation', (e) => note(`CSP violation: ${e.violatedDirective} ${e.blockedURI}`));
+}
+
+/** A session window as a Tab. Every script it runs first installs the problem hooks in a new document. */
+function webkitTab(session: WebDriver, handle: string, focus: (handle: string) => Promise<void>): Tab {
+  const prelude = `(${installProblemHooks.toString()})(${JSON.stringify(PROBLEMS_KEY)});`;
+  /** Runs a function in the page (WebDriver awaits a returned promise), hooks first. */
+  const run = async <T>(fn: string, arg?: unknown): Promise<T> => {
+    await focus(handle);
+    const args = arg === undefined ? [] : [arg];
+    return session.executeScript<T>(`${prelude} return (${fn}).apply(null, arguments);`, ...args);
+  };
+  /** The element at `xpath`, waiting up to 10 s for it. */
+  const find = async (xpath: string): Promise<WebElement> => {
+    await focus(handle);
+    return session.wait(seleniumUntil.elementLocated(By.xpath(xpath)), 10_000, `waiting for ${xpath}`);
+  };
+  const tab: Tab = {
+    async goto(url) {
+      await focus(handle);
+      // Resolves at `load` (pageLoadStrategy "normal"), before React has rendered.
+      await session.get(url);
+      await run('() => undefined');
+    },
+    evaluate: <T, A>(fn: (arg: A) => T | Promise<T>, arg?: A) => run<T>(fn.toString(), arg),
+    text: () => run<string>('() => document.body.innerText'),
+    async click(text) {
+      // WebDriver's Element Click: scrolled into view, hit-tested, real pointer events.
+      await (await find(clickableXPath(text))).click();
+    },
+    async type(label, text) {
+      // Element Send Keys focuses the field with the caret after its text, then types key by key.
+      await (await find(labelledXPath(label))).sendKeys(text);
+    },
+    async reload() {
+      await focus(handle);
+      await session.navigate().refresh();
+      await run('() => undefined');
+    },
+    problems: () => run<string[]>(`(key) => JSON.parse(sessionStorage.getItem(key) ?? '[]')`, PROBLEMS_KEY),
+    async close() {
+      await focus(handle);
+      // Closing the session's last window would end the session: leave that one on a blank page.
+      const others = (await session.getAllWindowHandles()).filter((h) => h !== handle);
+      if (!others.length) return session.get('about:blank');
+      await session.close();
+      await focus(others[0]);
+    },
+  };
+  return tab;
+}

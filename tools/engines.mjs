@@ -1,0 +1,231 @@
+#!/usr/bin/env node
+// Runs an end-to-end test file in one browser engine: Chromium and Firefox plainly, WebKitGTK
+// inside a network namespace of its own with its own Xvfb. Why a namespace: WebKitGTK's
+// `navigator.onLine` follows the system's default route (GLib's network monitor), and no WebDriver
+// command can take a page offline, so the tests switch a virtual link of a private namespace and
+// leave the machine's network alone (../shared/browser-testing.md, "WebKitGTK").
+//
+// For tools/test.mjs: `missingEngine(name)` and `runEngineTest({ engine, file, ... })`.
+// By hand:   node tools/engines.mjs <chromium|firefox|webkit>[,...] [react|preact|both] [--parallel] [--grep TEXT]
+// bundles test/e2e/engines.test.ts (or the test files matching --grep) and runs them per engine.
+import { execFile, spawn } from 'node:child_process';
+import { accessSync, constants, existsSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { promisify } from 'node:util';
+
+/** The engines, as ENGINE names them for the tests. */
+export const ENGINES = ['chromium', 'firefox', 'webkit'];
+
+/** The virtual link whose state is "the network" inside the WebKit namespace (its peer is wkv1). */
+export const NETNS_LINK = 'wkv0';
+
+const APT_WEBKIT = 'apt-get install -y --no-install-recommends webkit2gtk-driver xvfb xauth';
+const SUITE_TIMEOUT_MS = 12 * 60_000;
+const self = fileURLToPath(import.meta.url);
+const root = path.dirname(path.dirname(self));
+const execFileAsync = promisify(execFile);
+
+/** Finds a command on PATH; returns its full path or null. */
+function onPath(command) {
+  for (const dir of (process.env.PATH ?? '').split(path.delimiter)) {
+    const candidate = path.join(dir, command);
+    try {
+      accessSync(candidate, constants.X_OK);
+      return candidate;
+    } catch {}
+  }
+  return null;
+}
+
+/**
+ * The executables an engine needs: each with its path (an environment variable overrides Debian's
+ * default), the variable, and the command that installs it.
+ */
+export function engineExecutables(name) {
+  const item = (what, env, fallback, install) => ({ what, env, path: (env && process.env[env]) || fallback, install });
+  if (name === 'chromium') return [item('Chromium', 'CHROME_PATH', '/usr/bin/chromium', 'apt-get install -y chromium')];
+  if (name === 'firefox') return [item('Firefox ESR', 'FIREFOX_PATH', '/usr/bin/firefox-esr', 'apt-get install -y firefox-esr')];
+  if (name === 'webkit')
+    return [
+      item('MiniBrowser', 'MINIBROWSER_PATH', '/usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser', APT_WEBKIT),
+      item('WebKitWebDriver', 'WEBKIT_DRIVER_PATH', '/usr/bin/WebKitWebDriver', APT_WEBKIT),
+      item('Xvfb', null, onPath('Xvfb') ?? 'Xvfb', APT_WEBKIT),
+      item('unshare', null, onPath('unshare') ?? 'unshare', 'apt-get install -y util-linux'),
+      item('ip', null, onPath('ip') ?? 'ip', 'apt-get install -y iproute2'),
+    ];
+  throw new Error(`unknown engine ${name} (expected ${ENGINES.join(', ')})`);
+}
+
+/** The one line saying what to install (or set) for `name`, or null when everything is there. */
+export function missingEngine(name) {
+  for (const exe of engineExecutables(name)) {
+    if (existsSync(exe.path)) continue;
+    return `${name}: ${exe.what} not found at ${exe.path}; install it with \`${exe.install}\`${exe.env ? ` or set ${exe.env}` : ''}`;
+  }
+  // A network namespace of our own needs root (or unprivileged user namespaces, not assumed here).
+  if (name === 'webkit' && process.getuid?.() !== 0) return 'webkit: the WebKit tests need root for their network namespace (unshare --net)';
+  return null;
+}
+
+/**
+ * Turns the namespace's network off (link down: GLib sees no default route) or on (link up, and the
+ * default route again, which the kernel dropped with the link). Loopback stays up either way.
+ * Only meaningful inside the namespace that runEngineTest() made for WebKit.
+ */
+export async function setNamespaceNetwork(online) {
+  await execFileAsync('ip', ['link', 'set', NETNS_LINK, online ? 'up' : 'down']);
+  if (online) await execFileAsync('ip', ['route', 'replace', 'default', 'dev', NETNS_LINK]);
+}
+
+/** True when this process runs in the namespace runEngineTest() made (its veth link exists). */
+export async function inEngineNamespace() {
+  return execFileAsync('ip', ['link', 'show', NETNS_LINK]).then(
+    () => true,
+    () => false,
+  );
+}
+
+/** Runs a command in its own process group; resolves to { code, out } (out: stdout and stderr). */
+function run(cmd, argv, { env = {}, capture = false, timeout = SUITE_TIMEOUT_MS } = {}) {
+  return new Promise((resolve) => {
+    const child = spawn(cmd, argv, { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    let out = '';
+    const onData = (stream) => (data) => {
+      out += data;
+      if (!capture) stream.write(data);
+    };
+    child.stdout.on('data', onData(process.stdout));
+    child.stderr.on('data', onData(process.stderr));
+    // A stopped runner takes the browsers, drivers and Xvfb of this group down with it.
+    const killGroup = () => {
+      try {
+        process.kill(-child.pid, 'SIGKILL');
+      } catch {}
+    };
+    process.on('exit', killGroup);
+    const timer = setTimeout(() => {
+      out += `\ntimed out after ${timeout / 1000} s\n`;
+      killGroup();
+    }, timeout);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      // Anything the test left running (a browser after a crash) goes with its group.
+      killGroup();
+      process.off('exit', killGroup);
+      resolve({ code: code ?? 1, out });
+    });
+  });
+}
+
+/**
+ * Runs one bundled test file (an .mjs made from a test/e2e/*.test.ts, as tools/test.mjs makes them)
+ * for one engine, through tools/uvu-run.mjs; resolves to { code, out } like tools/test.mjs run().
+ * The test reads ENGINE and BUILD from its environment. WebKit runs inside `unshare --net` with a
+ * veth link as its network and an Xvfb of its own; Chromium and Firefox run plainly.
+ * A missing browser is one line of output and code 1, never a skip.
+ *
+ * @param {{ engine: string, file: string, build?: string, env?: Record<string, string>, capture?: boolean, timeout?: number }} options
+ * @returns {Promise<{ code: number, out: string }>}
+ */
+export async function runEngineTest({ engine, file, build, env = {}, capture = false, timeout }) {
+  const missing = missingEngine(engine);
+  if (missing) {
+    if (!capture) console.log(missing);
+    return { code: 1, out: missing + '\n' };
+  }
+  const testEnv = { FORCE_COLOR: '0', ...env, ENGINE: engine, ...(build ? { BUILD: build } : {}) };
+  const uvu = ['--enable-source-maps', path.join(root, 'tools/uvu-run.mjs'), file];
+  if (engine !== 'webkit') return run(process.execPath, uvu, { env: testEnv, capture, timeout });
+  return run('unshare', ['--net', '--', process.execPath, self, '--in-namespace', process.execPath, ...uvu], { env: testEnv, capture, timeout });
+}
+
+/** Inside the fresh namespace: loopback up, a veth pair as "the network" with the default route on it. */
+async function setUpNamespaceNetwork() {
+  const ip = (...args) => execFileAsync('ip', args);
+  await ip('link', 'set', 'lo', 'up');
+  await ip('link', 'add', NETNS_LINK, 'type', 'veth', 'peer', 'name', 'wkv1');
+  await ip('link', 'set', 'wkv1', 'up');
+  await ip('link', 'set', NETNS_LINK, 'up');
+  await ip('route', 'add', 'default', 'dev', NETNS_LINK);
+}
+
+/** Starts Xvfb on the first free display (it writes the number to fd 3: no guessing, no race). */
+function startXvfb() {
+  const xvfb = engineExecutables('webkit').find((e) => e.what === 'Xvfb').path;
+  const child = spawn(xvfb, ['-displayfd', '3', '-screen', '0', '1280x1024x24', '-nolisten', 'tcp'], { stdio: ['ignore', 'ignore', 'pipe', 'pipe'] });
+  let errors = '';
+  child.stderr.on('data', (d) => (errors += d));
+  return new Promise((resolve, reject) => {
+    child.stdio[3].once('data', (d) => resolve({ child, display: ':' + String(d).trim() }));
+    child.once('exit', (code) => reject(new Error(`Xvfb exited (${code}) before it had a display:\n${errors}`)));
+  });
+}
+
+/** `--in-namespace node args...`: network and Xvfb up, then the command with DISPLAY; exits with its code. */
+async function insideNamespace(command) {
+  await setUpNamespaceNetwork();
+  const xvfb = await startXvfb();
+  const child = spawn(command[0], command.slice(1), { stdio: 'inherit', env: { ...process.env, DISPLAY: xvfb.display } });
+  const code = await new Promise((resolve) => child.on('exit', (c, signal) => resolve(c ?? (signal ? 1 : 0))));
+  xvfb.child.kill();
+  process.exit(code);
+}
+
+/** Bundles test files of test/e2e for Node (packages stay external), as tools/test.mjs does. */
+async function bundle(grep) {
+  const esbuild = await import('esbuild');
+  const { listFiles } = await import('./site.mjs');
+  const src = path.join(root, 'test/e2e');
+  const outdir = path.join(root, process.env.TEST_CACHE || '.cache', 'engines');
+  const entries = (await listFiles(src)).filter((f) => /\.test\.tsx?$/.test(f) && f.includes(grep)).map((f) => path.join(src, f));
+  if (!entries.length) throw new Error(`no test file in test/e2e matches "${grep}"`);
+  await esbuild.build({
+    entryPoints: entries,
+    outdir,
+    outbase: src,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    packages: 'external',
+    sourcemap: 'inline',
+    outExtension: { '.js': '.mjs' },
+    define: { __DEV__: 'false', 'process.env.NODE_ENV': '"production"' },
+    logLevel: 'error',
+  });
+  return entries.map((e) => path.join(outdir, path.relative(src, e).replace(/\.tsx?$/, '.mjs')));
+}
+
+/** The CLI: bundle, then each engine × build × file, sequentially unless --parallel; prints wall times. */
+async function main(argv) {
+  const parallel = argv.includes('--parallel');
+  const grepAt = argv.indexOf('--grep');
+  const grep = grepAt >= 0 ? argv.splice(grepAt, 2)[1] : 'engines.test';
+  const [engineList = '', buildName = 'both'] = argv.filter((a) => !a.startsWith('--'));
+  const engines = engineList.split(',').filter(Boolean);
+  const builds = buildName === 'both' ? ['react', 'preact'] : [buildName];
+  if (!engines.length || engines.some((e) => !ENGINES.includes(e)) || builds.some((b) => !['react', 'preact'].includes(b))) {
+    console.log('usage: node tools/engines.mjs <chromium|firefox|webkit>[,...] [react|preact|both] [--parallel] [--grep TEXT]');
+    process.exit(2);
+  }
+  const files = await bundle(grep);
+  const jobs = engines.flatMap((engine) => builds.flatMap((build) => files.map((file) => ({ engine, build, file }))));
+  const runJob = async ({ engine, build, file }) => {
+    const start = Date.now();
+    const { code, out } = await runEngineTest({ engine, build, file, capture: parallel });
+    if (parallel) process.stdout.write(out);
+    const seconds = ((Date.now() - start) / 1000).toFixed(1);
+    console.log(`== ${engine} ${build} ${path.basename(file)}: ${code === 0 ? 'passed' : 'FAILED'} in ${seconds} s`);
+    return code;
+  };
+  const codes = parallel ? await Promise.all(jobs.map(runJob)) : [];
+  if (!parallel) for (const job of jobs) codes.push(await runJob(job));
+  process.exit(codes.some((c) => c !== 0) ? 1 : 0);
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  const argv = process.argv.slice(2);
+  if (argv[0] === '--in-namespace') await insideNamespace(argv.slice(1));
+  else await main(argv);
+}
