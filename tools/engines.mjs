@@ -121,7 +121,8 @@ function run(cmd, argv, { env = {}, capture = false, timeout = SUITE_TIMEOUT_MS 
 /**
  * Runs one bundled test file (an .mjs made from a test/e2e/*.test.ts, as tools/test.mjs makes them)
  * for one engine, through tools/uvu-run.mjs; resolves to { code, out } like tools/test.mjs run().
- * The test reads ENGINE and BUILD from its environment. WebKit runs inside `unshare --net` with a
+ * The test reads ENGINE and BUILD from its environment (no `build`: both builds, in one process
+ * sharing one browser). WebKit runs inside `unshare --net` with a
  * veth link as its network and an Xvfb of its own; Chromium and Firefox run plainly.
  * A missing browser is one line of output and code 1, never a skip.
  *
@@ -134,7 +135,7 @@ export async function runEngineTest({ engine, file, build, env = {}, capture = f
     if (!capture) console.log(missing);
     return { code: 1, out: missing + '\n' };
   }
-  const testEnv = { FORCE_COLOR: '0', ...env, ENGINE: engine, ...(build ? { BUILD: build } : {}) };
+  const testEnv = { FORCE_COLOR: '0', ...env, ENGINE: engine, BUILD: build ?? '' };
   const uvu = ['--enable-source-maps', path.join(root, 'tools/uvu-run.mjs'), file];
   if (engine !== 'webkit') return run(process.execPath, uvu, { env: testEnv, capture, timeout });
   return run('unshare', ['--net', '--', process.execPath, self, '--in-namespace', process.execPath, ...uvu], { env: testEnv, capture, timeout });
@@ -197,26 +198,27 @@ async function bundle(grep) {
   return entries.map((e) => path.join(outdir, path.relative(src, e).replace(/\.tsx?$/, '.mjs')));
 }
 
-/** The CLI: bundle, then each engine × build × file, sequentially unless --parallel; prints wall times. */
+/** The CLI: bundle, then each engine × file, sequentially unless --parallel; prints wall times. */
 async function main(argv) {
   const parallel = argv.includes('--parallel');
   const grepAt = argv.indexOf('--grep');
   const grep = grepAt >= 0 ? argv.splice(grepAt, 2)[1] : 'engines.test';
   const [engineList = '', buildName = 'both'] = argv.filter((a) => !a.startsWith('--'));
   const engines = engineList.split(',').filter(Boolean);
-  const builds = buildName === 'both' ? ['react', 'preact'] : [buildName];
-  if (!engines.length || engines.some((e) => !ENGINES.includes(e)) || builds.some((b) => !['react', 'preact'].includes(b))) {
+  if (!engines.length || engines.some((e) => !ENGINES.includes(e)) || !['react', 'preact', 'both'].includes(buildName)) {
     console.log('usage: node tools/engines.mjs <chromium|firefox|webkit>[,...] [react|preact|both] [--parallel] [--grep TEXT]');
     process.exit(2);
   }
   const files = await bundle(grep);
-  const jobs = engines.flatMap((engine) => builds.flatMap((build) => files.map((file) => ({ engine, build, file }))));
-  const runJob = async ({ engine, build, file }) => {
+  // "both": one process runs both builds, so they share one browser.
+  const build = buildName === 'both' ? undefined : buildName;
+  const jobs = engines.flatMap((engine) => files.map((file) => ({ engine, file })));
+  const runJob = async ({ engine, file }) => {
     const start = Date.now();
     const { code, out } = await runEngineTest({ engine, build, file, capture: parallel });
     if (parallel) process.stdout.write(out);
     const seconds = ((Date.now() - start) / 1000).toFixed(1);
-    console.log(`== ${engine} ${build} ${path.basename(file)}: ${code === 0 ? 'passed' : 'FAILED'} in ${seconds} s`);
+    console.log(`== ${engine} ${buildName} ${path.basename(file)}: ${code === 0 ? 'passed' : 'FAILED'} in ${seconds} s`);
     return code;
   };
   const codes = parallel ? await Promise.all(jobs.map(runJob)) : [];
