@@ -167,9 +167,16 @@ function startXvfb() {
 async function insideNamespace(command) {
   await setUpNamespaceNetwork();
   const xvfb = await startXvfb();
-  const child = spawn(command[0], command.slice(1), { stdio: 'inherit', env: { ...process.env, DISPLAY: xvfb.display } });
-  const code = await new Promise((resolve) => child.on('exit', (c, signal) => resolve(c ?? (signal ? 1 : 0))));
-  xvfb.child.kill();
+  let code = 1;
+  try {
+    const child = spawn(command[0], command.slice(1), { stdio: 'inherit', env: { ...process.env, DISPLAY: xvfb.display } });
+    code = await new Promise((resolve, reject) => {
+      child.on('error', reject);
+      child.on('exit', (c, signal) => resolve(c ?? (signal ? 1 : 0)));
+    });
+  } finally {
+    xvfb.child.kill();
+  }
   process.exit(code);
 }
 
