@@ -1,13 +1,16 @@
 #!/usr/bin/env node
 // `npm test`: type check, unit (uvu + happy-dom), browser (@web/test-runner in Chromium), and
-// end-to-end (uvu + playwright-core against built dist/ folders). Prints `N passed, M failed` last.
-// Usage: node tools/test.mjs [types|unit|browser|e2e ...] [--grep TEXT]  (default: all, in order)
+// end-to-end (uvu + playwright-core against built dist/ folders, and the offline guarantees of
+// test/e2e/engines.test.ts in Chromium, Firefox and WebKit). Prints `N passed, M failed` last.
+// Usage: node tools/test.mjs [types|unit|browser|e2e ...] [--grep TEXT] [--engine chromium,firefox,webkit]
+//   (default: all suites, in order; --engine runs only engines.test.ts, in those engines)
 import { spawn } from 'node:child_process';
 import { existsSync, promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import * as esbuild from 'esbuild';
 import { chromePath } from './chromium.mjs';
+import { ENGINES, runEngineTest } from './engines.mjs';
 import { appIdentity, listFiles } from './site.mjs';
 import { buildTestSites } from './test-sites.mjs';
 import { PROGRAMS, typecheckProgram } from './typecheck.mjs';
@@ -18,6 +21,8 @@ const cache = path.resolve(root, process.env.TEST_CACHE || '.cache');
 const args = process.argv.slice(2);
 const grepAt = args.indexOf('--grep');
 const grep = grepAt >= 0 ? args.splice(grepAt, 2)[1] : '';
+const engineAt = args.indexOf('--engine');
+const enginesAsked = engineAt >= 0 ? (args.splice(engineAt, 2)[1] ?? '').split(',').filter(Boolean) : null;
 const wanted = args.length ? args : ['types', 'unit', 'browser', 'e2e'];
 const chrome = chromePath();
 const totals = { passed: 0, failed: 0 };
@@ -157,9 +162,17 @@ async function browser() {
   record('browser', counts.passed, counts.failed || (code === 0 ? 0 : 1));
 }
 
+/** The test file that runs in every engine (test/e2e/engines.test.ts, bundled). */
+const ENGINE_TEST = 'engines.test.mjs';
+
 async function e2e() {
-  console.log('== end-to-end tests (uvu + playwright-core, Chromium against built dist/, test/e2e/)');
-  if (chromeMissing('e2e')) return;
+  console.log('== end-to-end tests (uvu + playwright-core in Chromium against built dist/, test/e2e/; engines.test.ts in Chromium, Firefox and WebKit)');
+  const unknown = (enginesAsked ?? []).filter((engine) => !ENGINES.includes(engine));
+  if (unknown.length) {
+    console.log(`unknown engine ${unknown.join(', ')} (expected ${ENGINES.join(', ')})`);
+    return record('e2e', 0, 1);
+  }
+  if (!enginesAsked && chromeMissing('e2e')) return;
   const files = await bundleTests('e2e', path.join(cache, 'e2e'));
   if (!files.length) return record('e2e', 0, 0);
   let sites;
@@ -170,20 +183,26 @@ async function e2e() {
     console.log(err.message);
     return record('e2e', 0, 1);
   }
+  const env = { FORCE_COLOR: '0', CHROME_PATH: chrome, TEST_SITES: sites };
+  const engineFile = files.find((file) => path.basename(file) === ENGINE_TEST);
+  const engines = engineFile ? (enginesAsked ?? ENGINES) : [];
+  const chromiumFiles = enginesAsked ? [] : files.filter((file) => file !== engineFile);
+  // The engine runs go first: WebKit's is the longest (its network changes take seconds to reach
+  // the page), and the Chromium files fill the other worker meanwhile.
+  const jobs = [
+    ...[...engines].reverse().map((engine) => () => runEngineTest({ engine, file: engineFile, env, capture: true })),
+    ...chromiumFiles.map((file) => () => run(process.execPath, ['--enable-source-maps', 'tools/uvu-run.mjs', file], { capture: true, env })),
+  ];
   // One process per file, two at a time (these machines have 2 cores); output printed per file.
-  const queue = [...files];
   let passed = 0;
   let failed = 0;
   const workers = Array.from({ length: Math.min(2, os.availableParallelism()) }, async () => {
-    for (let file; (file = queue.shift()); ) {
-      const { code, out } = await run(process.execPath, ['--enable-source-maps', 'tools/uvu-run.mjs', file], {
-        capture: true,
-        env: { FORCE_COLOR: '0', CHROME_PATH: chrome, TEST_SITES: sites },
-      });
+    for (let job; (job = jobs.shift()); ) {
+      const { code, out } = await job();
       process.stdout.write(out);
-      const c = uvuCounts(out, code);
-      passed += c.passed;
-      failed += c.failed;
+      const counts = uvuCounts(out, code);
+      passed += counts.passed;
+      failed += counts.failed;
     }
   });
   await Promise.all(workers);
