@@ -4,7 +4,7 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 export type Intercept = (req: IncomingMessage, res: ServerResponse) => boolean | Promise<boolean>;
 export interface PreviewServer {
   server: Server;
-  log: { method: string; url: string }[];
+  log: { method: string; url: string; revalidation?: boolean }[];
   setRoot(dir: string): void;
 }
 export interface Listening extends PreviewServer {

@@ -156,7 +156,8 @@ export function createPreviewServer({ root, intercept, pace } = {}) {
   }
 
   async function handle(req, res) {
-    log.push({ method: req.method, url: req.url });
+    // A revalidation (If-None-Match, If-Modified-Since) may be answered 304, with no body.
+    log.push({ method: req.method, url: req.url, revalidation: Boolean(req.headers['if-none-match'] || req.headers['if-modified-since']) });
     if (intercept && (await intercept(req, res))) return;
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       res.writeHead(405, { ...SECURITY, Allow: 'GET, HEAD', 'Content-Type': 'text/plain; charset=utf-8' }).end('Method not allowed\n');

@@ -113,10 +113,11 @@ function listenForProgress(): void {
 /** Registers /sw.js, then follows its workers and checks for updates hourly and when back online. */
 async function register(serviceWorker: ServiceWorkerContainer): Promise<void> {
   let registered: ServiceWorkerRegistration | undefined;
-  // The worker's first download after its own script is the precache manifest: ask for it now,
-  // beside sw.js, so the install finds it in the HTTP cache (it is checked by its hash there).
-  // A failure here costs nothing: the install fetches it itself.
-  fetch('/precache.json').catch(() => {});
+  // On a first visit, the worker's first download after its own script is the precache manifest:
+  // ask for it now, beside sw.js, so the install finds it in the HTTP cache (it is checked by its
+  // hash there). A controlled page has it in the worker's cache already. A failure costs nothing:
+  // the install fetches it itself.
+  if (!serviceWorker.controller) fetch('/precache.json').catch(() => {});
   try {
     // updateViaCache 'none': the browser's update check always reaches the server for sw.js.
     registered = await serviceWorker.register('/sw.js', { scope: '/', updateViaCache: 'none' });

@@ -16,8 +16,8 @@ export const HOSTS: HostKind[] = ['preview', 'python'];
 export interface Host {
   kind: HostKind;
   url: string;
-  /** Every request, in order: method and path. */
-  log: { method: string; url: string }[];
+  /** Every request, in order: method and path (and, on the preview server, whether it was a revalidation). */
+  log: { method: string; url: string; revalidation?: boolean }[];
   /** Serves another folder from now on: a deploy. */
   setRoot(dir: string): void;
   /** Stops answering: closes the listening socket and every open connection (connection refused). */
