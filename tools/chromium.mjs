@@ -1,4 +1,4 @@
-// Debian's Chromium as every test and the bench launch it (../shared/browser-testing.md). Plain JS,
+// Debian's Chromium as every test and the bench launch it. Plain JS,
 // so tools/bench.mjs and test/browser/wtr.config.mjs import it without bundling.
 
 /**

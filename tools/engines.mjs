@@ -3,7 +3,7 @@
 // inside a network namespace of its own with its own Xvfb. Why a namespace: WebKitGTK's
 // `navigator.onLine` follows the system's default route (GLib's network monitor), and no WebDriver
 // command can take a page offline, so the tests switch a virtual link of a private namespace and
-// leave the machine's network alone (../shared/browser-testing.md, "WebKitGTK").
+// leave the machine's network alone.
 //
 // For tools/test.mjs: `missingEngine(name)` and `runEngineTest({ engine, file, ... })`.
 // By hand:   node tools/engines.mjs <chromium|firefox|webkit>[,...] [react|preact|both] [--parallel] [--grep TEXT]

@@ -1,12 +1,10 @@
 // The engine-neutral driver (driver.ts) over Debian's Chromium with playwright-core: one browser
 // per test file, a fresh `newContext({ serviceWorkers: 'allow' })` per profile.
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { CHROME_ARGS } from '../../../tools/chromium.mjs';
 import { engineExecutables, missingEngine } from '../../../tools/engines.mjs';
 import { clickableXPath, labelledXPath, type Engine, type Profile, type Tab } from './driver';
 
-// Debian's Chromium as root needs --no-sandbox; the other flags keep it from flooding the closed
-// network with lookups (../shared/browser-testing.md). The same list as test/e2e/helpers.ts.
-const CHROME_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
 /** Launches Debian's Chromium headless (CHROME_PATH overrides); throws one line when it is not installed. */
 export async function launchChromium(): Promise<Engine> {
