@@ -94,8 +94,23 @@ function reportFailedInstall(registered: ServiceWorkerRegistration): void {
 function reloadOnControllerChange(serviceWorker: ServiceWorkerContainer): void {
   let controlledBefore = !!serviceWorker.controller;
   serviceWorker.addEventListener('controllerchange', () => {
-    if (controlledBefore && claimReload(UPDATE_RELOAD_KEY, UPDATE_RELOAD_GUARD_MS) === 0) reloadAfterFlush();
+    if (controlledBefore && claimReload(UPDATE_RELOAD_KEY, UPDATE_RELOAD_GUARD_MS) === 0) reloadOnceActivated(serviceWorker.controller);
     controlledBefore = true;
+  });
+}
+
+/**
+ * Reloads once the new controller has activated, not before: WebKit gives a page that loads
+ * while its worker is still activating a view of that worker that never updates (its state stays
+ * "activating" and register() never settles), so the reloaded page would say "registering" for good.
+ */
+function reloadOnceActivated(controller: ServiceWorker | null): void {
+  if (!controller || controller.state === 'activated') {
+    reloadAfterFlush();
+    return;
+  }
+  controller.addEventListener('statechange', () => {
+    if (controller.state === 'activated') reloadAfterFlush();
   });
 }
 
