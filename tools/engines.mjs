@@ -13,6 +13,7 @@ import { accessSync, constants, existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
+import { runInGroup } from './run.mjs';
 
 /** The engines, as ENGINE names them for the tests. */
 export const ENGINES = ['chromium', 'firefox', 'webkit'];
@@ -21,7 +22,6 @@ export const ENGINES = ['chromium', 'firefox', 'webkit'];
 export const NETNS_LINK = 'wkv0';
 
 const APT_WEBKIT = 'apt-get install -y --no-install-recommends webkit2gtk-driver xvfb xauth';
-const SUITE_TIMEOUT_MS = 12 * 60_000;
 const self = fileURLToPath(import.meta.url);
 const root = path.dirname(path.dirname(self));
 const execFileAsync = promisify(execFile);
@@ -86,37 +86,8 @@ export async function inEngineNamespace() {
   );
 }
 
-/** Runs a command in its own process group; resolves to { code, out } (out: stdout and stderr). */
-function run(cmd, argv, { env = {}, capture = false, timeout = SUITE_TIMEOUT_MS } = {}) {
-  return new Promise((resolve) => {
-    const child = spawn(cmd, argv, { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
-    let out = '';
-    const onData = (stream) => (data) => {
-      out += data;
-      if (!capture) stream.write(data);
-    };
-    child.stdout.on('data', onData(process.stdout));
-    child.stderr.on('data', onData(process.stderr));
-    // A stopped runner takes the browsers, drivers and Xvfb of this group down with it.
-    const killGroup = () => {
-      try {
-        process.kill(-child.pid, 'SIGKILL');
-      } catch {}
-    };
-    process.on('exit', killGroup);
-    const timer = setTimeout(() => {
-      out += `\ntimed out after ${timeout / 1000} s\n`;
-      killGroup();
-    }, timeout);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      // Anything the test left running (a browser after a crash) goes with its group.
-      killGroup();
-      process.off('exit', killGroup);
-      resolve({ code: code ?? 1, out });
-    });
-  });
-}
+/** Runs a command in its own process group, from the project's root. */
+const run = (cmd, argv, options = {}) => runInGroup(cmd, argv, { cwd: root, ...options });
 
 /**
  * Runs one bundled test file (an .mjs made from a test/e2e/*.test.ts, as tools/test.mjs makes them)

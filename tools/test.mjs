@@ -4,13 +4,13 @@
 // test/e2e/engines.test.ts in Chromium, Firefox and WebKit). Prints `N passed, M failed` last.
 // Usage: node tools/test.mjs [types|unit|browser|e2e ...] [--grep TEXT] [--engine chromium,firefox,webkit]
 //   (default: all suites, in order; --engine runs only engines.test.ts, in those engines)
-import { spawn } from 'node:child_process';
 import { existsSync, promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import * as esbuild from 'esbuild';
 import { chromePath } from './chromium.mjs';
 import { ENGINES, runEngineTest } from './engines.mjs';
+import { runInGroup } from './run.mjs';
 import { appIdentity, listFiles } from './site.mjs';
 import { buildTestSites } from './test-sites.mjs';
 import { PROGRAMS, typecheckProgram } from './typecheck.mjs';
@@ -26,7 +26,6 @@ const enginesAsked = engineAt >= 0 ? (args.splice(engineAt, 2)[1] ?? '').split('
 const wanted = args.length ? args : ['types', 'unit', 'browser', 'e2e'];
 const chrome = chromePath();
 const totals = { passed: 0, failed: 0 };
-const SUITE_TIMEOUT_MS = 12 * 60_000;
 
 const record = (suite, passed, failed) => {
   totals.passed += passed;
@@ -34,40 +33,12 @@ const record = (suite, passed, failed) => {
   console.log(`-- ${suite}: ${passed} passed, ${failed} failed\n`);
 };
 
-// Children run in their own process groups (so a timeout kills a test's Chromium too); if this
-// runner is stopped, take them down with it instead of leaving orphaned browsers behind.
-const children = new Set();
-const killAll = () => {
-  for (const pid of children) {
-    try { process.kill(-pid, 'SIGKILL'); } catch {}
-  }
-};
-process.on('exit', killAll);
+// Children run in process groups of their own (tools/run.mjs): a signal ends this runner through
+// process.exit, whose exit handlers take each group down with it.
 for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(sig, () => process.exit(130));
 
-/** Runs a command, streaming or capturing its output; resolves to { code, out }. */
-function run(cmd, argv, { env = {}, capture = false, timeout = SUITE_TIMEOUT_MS } = {}) {
-  return new Promise((resolve) => {
-    const child = spawn(cmd, argv, { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
-    children.add(child.pid);
-    let out = '';
-    const onData = (stream) => (d) => {
-      out += d;
-      if (!capture) stream.write(d);
-    };
-    child.stdout.on('data', onData(process.stdout));
-    child.stderr.on('data', onData(process.stderr));
-    const timer = setTimeout(() => {
-      out += `\ntimed out after ${timeout / 1000} s\n`;
-      try { process.kill(-child.pid, 'SIGKILL'); } catch {}
-    }, timeout);
-    child.on('close', (code) => {
-      children.delete(child.pid);
-      clearTimeout(timer);
-      resolve({ code: code ?? 1, out });
-    });
-  });
-}
+/** Runs a command from the project's root in its own process group; resolves to { code, out }. */
+const run = (cmd, argv, options = {}) => runInGroup(cmd, argv, { cwd: root, ...options });
 
 // The app's name constants, as the build injects them (src/app-name.ts).
 const pkg = JSON.parse(await fs.readFile(path.join(root, 'package.json'), 'utf8'));
