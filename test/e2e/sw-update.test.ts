@@ -177,6 +177,11 @@ for (const build of BUILDS) {
       const gone = async () => (await registrations(page).catch(() => 1)) === 0 && (await cacheNames(page).catch(() => [])).join() === OTHER;
       await until('no registration and no cache of ours, after the second withdrawal', gone);
       assert.is(await page.evaluate(() => navigator.serviceWorker.controller), null);
+      // The withdrawal reloads the page where it was (the worker navigates to the URL its document
+      // was created with; the page's own update reload, once the kill worker has activated, keeps
+      // /status/): go to the notes, then reload, so the HTTP cache cannot answer (python sends no
+      // Cache-Control, and a plain navigation may be answered heuristically).
+      await page.goto(host.url);
       const beforeReload = host.log.length;
       await page.reload();
       await firstNote(page).waitFor();
