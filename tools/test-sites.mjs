@@ -107,6 +107,9 @@ export async function buildTestSites(root, out, { parallel = Math.min(2, os.avai
     // a real host: python's http.server answers a conditional GET with 304 when the file is not
     // newer (to the second) than the browser's copy, and the update would go unseen.
     await runAll(jobs.v1, parallel);
+    // A build takes about half a second: wait for the next whole second, or v1 and a deploy
+    // could share one, and python would answer the deploy's sw.js with 304.
+    await new Promise((resolve) => setTimeout(resolve, 1000 - (Date.now() % 1000) + 50));
     await runAll(jobs.deploys, parallel);
     const file = path.join(out, 'sites.json');
     writeFileSync(file, JSON.stringify(sites, null, 2) + '\n');
