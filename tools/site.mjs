@@ -43,7 +43,7 @@ const COMPRESSIBLE = /\.(html|js|mjs|css|json|webmanifest|txt|svg)$/;
 /**
  * A file's audit record (bytes raw, gzip, brotli and its SRI hash) and its precompressed copies,
  * `<file>.gz` and `<file>.br`, for hosts that serve them to browsers that accept them (the preview
- * server; nginx's gzip_static). Only text files get copies, and only smaller ones. The audit and
+ * server; a web server's gzip_static). Only text files get copies, and only smaller ones. The audit and
  * the SRI hashes describe the decoded bytes, the same whatever the encoding on the wire.
  */
 export async function auditAndCompress(filePath, contents) {
