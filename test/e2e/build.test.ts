@@ -143,9 +143,9 @@ test('--preact builds a much smaller bundle of the same app', () => {
 test.run();
 
 const dev = suite('dev mode');
-dev('`--watch` serves the app with no service worker, reloads the page on save, keeps the last good build through a syntax error, and type errors block nothing', async () => {
+for (const flags of [[], ['--preact']]) dev(`\`--watch ${flags.join(' ')}\` serves the app with no service worker, reloads the page on save (the framework bundle untouched), keeps the last good build through a syntax error, and type errors block nothing`, async () => {
   const dir = copySources();
-  const child = spawn(process.execPath, ['build.mjs', '--watch'], { cwd: dir, env: { ...process.env, PORT: '0' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['build.mjs', '--watch', ...flags], { cwd: dir, env: { ...process.env, PORT: '0' }, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   child.stdout.on('data', (d) => (out += d));
   child.stderr.on('data', (d) => (out += d));
@@ -166,9 +166,14 @@ dev('`--watch` serves the app with no service worker, reloads the page on save, 
     assert.is(await until('the worker state on the status screen', () => statusFact(page, 'State')), 'unsupported: dev builds register no service worker');
     assert.equal(await page.evaluate(async () => [(await navigator.serviceWorker.getRegistrations()).length, await caches.keys()]), [0, []]);
 
+    const frameworkBefore = await (await fetch(new URL('/assets/framework.js', url))).text();
     save('Edited in dev mode.');
     await until('the page to reload itself with the edit', async () => (await footer()) === 'Edited in dev mode.', 15_000);
     assert.is(loads.n, 2, 'one reload for one save');
+    // A save rebuilds our code only: the framework's bundle is the same file, so the browser
+    // revalidates it rather than downloading and compiling it again.
+    assert.is(await (await fetch(new URL('/assets/framework.js', url))).text(), frameworkBefore, 'framework.js unchanged by a save');
+    assert.not.ok((await (await fetch(new URL('/assets/app.js', url))).text()).includes('createElement('), 'app.js holds no framework code');
 
     // A syntax error: one line, and the last good build stays served (no reload is sent).
     const before = out.length;
@@ -184,6 +189,12 @@ dev('`--watch` serves the app with no service worker, reloads the page on save, 
     save('Recovered, badly typed.', '\nexport const count: number = "not a number";\n');
     await until('the page to reload with the recovered build', async () => (await footer()) === 'Recovered, badly typed.', 15_000);
     assert.is(loads.n, 3);
+
+    // A framework module the dev bundle does not hold: one line saying where to add it.
+    const beforeImport = out.length;
+    save('Recovered, badly typed.', '\nexport const count: number = "not a number";\nexport { version } from "react-dom/server";\n');
+    await until('the one-line framework import error', () => /build failed: .*react-dom\/server is not in FRAMEWORK_MODULES/.test(out.slice(beforeImport)), 15_000);
+    save('Recovered, badly typed.', '\nexport const count: number = "not a number";\n');
     await until('the type checker to report the type error', () => /src\/ui\/App\.tsx:\d+:\d+: TS2322 /.test(out), 60_000);
   } catch (err) {
     (err as Error).message += `\n--watch output:\n${out}`;
