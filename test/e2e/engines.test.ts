@@ -149,8 +149,13 @@ let engine: Promise<Engine> | undefined;
 /** Launches the engine once for every suite of this file (Firefox takes ≈ 2.5 s). */
 const sharedEngine = (): Promise<Engine> => (engine ??= LAUNCH[ENGINE]());
 
+/** SCENARIOS=4,6 runs only those scenarios (by number; 3 means 3a, 3b and 3c): for chasing one engine's failure by hand. */
+const SCENARIOS = process.env.SCENARIOS?.split(',').filter(Boolean) ?? [];
+const wanted = (name: string) => SCENARIOS.length === 0 || SCENARIOS.includes(/^\d+/.exec(name)?.[0] ?? '');
+
 for (const [index, build] of BUILDS.entries()) {
-  const test = suite(`offline guarantees in ${ENGINE} (${build})`);
+  const all = suite(`offline guarantees in ${ENGINE} (${build})`);
+  const test = Object.assign((name: string, fn: () => Promise<void>) => (wanted(name) ? all(name, fn) : undefined), all);
   const last = index === BUILDS.length - 1;
   let browser: Engine;
   let host: Host;
@@ -438,7 +443,13 @@ for (const [index, build] of BUILDS.entries()) {
       // created with, which the app's client-side navigation to /status/ does not change.)
       await tab.click('Offline readiness');
       await until('the reloaded page to have registered', async () => (await statusRow(tab, 'Scope')) === url('/'));
-      await until('no registration and no cache of ours', async () => (await registrationOf(tab)) === null && (await ourCaches(tab)).length === 0);
+      let seen: { registration: Awaited<ReturnType<typeof registrationOf>>; caches: string[] } | undefined;
+      await until('no registration and no cache of ours', async () => {
+        seen = { registration: await registrationOf(tab), caches: await ourCaches(tab) };
+        return seen.registration === null && seen.caches.length === 0;
+      }).catch((error: Error) => {
+        throw new Error(`${error.message}; last seen: ${JSON.stringify(seen)}`);
+      });
       assert.is(await tab.evaluate(() => navigator.serviceWorker.controller), null);
       // A reload, not a navigation: python sends Last-Modified and no Cache-Control, so a plain
       // navigation may be answered by the HTTP cache (heuristic freshness); a reload revalidates.

@@ -6,6 +6,7 @@
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
 import net from 'node:net';
 import { Builder, By, until as seleniumUntil, type WebDriver, type WebElement } from 'selenium-webdriver';
+import type { Command } from 'selenium-webdriver/lib/command';
 import { engineExecutables, inEngineNamespace, missingEngine, setNamespaceNetwork } from '../../../tools/engines.mjs';
 import { clickableXPath, labelledXPath, type Engine, type Profile, type Tab } from './driver';
 import { until } from './wait';
@@ -68,6 +69,7 @@ export async function launchWebKit(): Promise<Engine> {
         .usingServer(server)
         .withCapabilities({ browserName: 'MiniBrowser', 'webkitgtk:browserOptions': { binary: miniBrowser, args: ['--automation'] } })
         .build();
+      boundCommands(session);
       sessions.add(session);
       return webkitProfile(session, () => sessions.delete(session));
     },
@@ -76,6 +78,31 @@ export async function launchWebKit(): Promise<Engine> {
       sessions.clear();
       await stop(driver);
     },
+  };
+}
+
+/** No WebDriver command takes longer than this; the slowest healthy one (a first install's page load) takes a few seconds. */
+const COMMAND_LIMIT_MS = 60_000;
+
+/**
+ * Makes every command of the session fail after COMMAND_LIMIT_MS with one line naming it, instead
+ * of waiting for the suite's timeout; WEBKIT_TRACE=1 prints each command with its duration.
+ */
+function boundCommands(session: WebDriver): void {
+  const execute = session.execute.bind(session);
+  const trace = !!process.env.WEBKIT_TRACE;
+  // Typed Promise<void> by @types/selenium-webdriver; it resolves to the command's value.
+  session.execute = (command: Command): Promise<void> => {
+    const name = command.getName();
+    const started = Date.now();
+    let timer: NodeJS.Timeout | undefined;
+    const limit = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`webkit: the WebDriver command ${name} got no answer in ${COMMAND_LIMIT_MS / 1000} s`)), COMMAND_LIMIT_MS);
+    });
+    return Promise.race([execute(command), limit]).finally(() => {
+      clearTimeout(timer);
+      if (trace) console.log(`  webkit: ${name} ${Date.now() - started} ms`);
+    });
   };
 }
 
