@@ -136,13 +136,8 @@ async function browser() {
 /** The test file that runs in every engine (test/e2e/engines.test.ts, bundled). */
 const ENGINE_TEST = 'engines.test.mjs';
 
-/**
- * The engines a plain `npm test` runs it in. Firefox and WebKit are not among them yet: both pass
- * every step in most runs, but Firefox's kill-switch step (its withdrawal not yet seen within 10 s)
- * and WebKit's update step (a WebDriver command that never answers) each fail in about one run of
- * three. `--engine firefox,webkit` runs them.
- */
-const DEFAULT_ENGINES = ['chromium'];
+/** The engines a plain `npm test` runs it in: all three. `--engine firefox` (or a list) runs only those. */
+const DEFAULT_ENGINES = ENGINES;
 
 async function e2e() {
   console.log('== end-to-end tests (uvu + playwright-core in Chromium against built dist/, test/e2e/; engines.test.ts in Chromium, Firefox and WebKit)');
