@@ -13,12 +13,13 @@ function fail(error) {
 
 // Imported dynamically: Node reads package.json to resolve the helpers' packages, and a broken
 // package.json must still give one line, not a loader stack trace.
-const { BuildError, auditAndCompress, buildApp, htmlFileOf, readProject, renderHtml, sri, staticFiles, writeAtomically, buildServiceWorker, prerender } = await Promise.all([
+const { BuildError, auditAndCompress, buildApp, htmlFileOf, readProject, renderHtml, sri, staticFiles, writeAtomically, buildServiceWorker, prerender, headersFile, HEADERS_FILE } = await Promise.all([
   import('./tools/site.mjs'),
   import('./tools/worker.mjs'),
   import('./tools/prerender.mjs'),
+  import('./tools/headers.mjs'),
 ]).then(
-  ([site, worker, prerendering]) => ({ ...site, ...worker, ...prerendering }),
+  ([site, worker, prerendering, headers]) => ({ ...site, ...worker, ...prerendering, ...headers }),
   (error) => fail(error.code === 'ERR_INVALID_PACKAGE_CONFIG' ? { name: 'BuildError', message: `package.json is not valid JSON: ${error.message.split('. ').pop()}` } : error),
 );
 
@@ -62,6 +63,8 @@ async function buildSite(opts) {
   const { worker, manifest, version } = await buildServiceWorker({ root, entries: hashes, appDefines: identity, networkOnly, killSwitch: opts.killSwitch });
   files.set('precache.json', manifest);
   files.set('sw.js', worker);
+  // The host's own configuration (Netlify, Cloudflare Pages): after every file it names, outside the precache.
+  files.set(HEADERS_FILE, Buffer.from(headersFile([...files.keys(), 'audit.json'])));
   const early = await assetsAudited;
   const audited = await Promise.all([...files].map(([file, contents]) => early.get(file) ?? auditAndCompress(file, contents)));
   const audit = {

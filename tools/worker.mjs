@@ -1,12 +1,16 @@
 // The node side of the service worker, in one place: its configuration checks, the precache
 // manifest /precache.json, and sw.js bundled from sw.ts with the build's constants injected.
+import { HEADERS_FILE } from './headers.mjs';
 import { BuildError, bundle, sri, versionOf } from './site.mjs';
 
 /** The manifest's URL; src/sw/config.ts names the same path MANIFEST_URL. */
 const MANIFEST_FILE = 'precache.json';
 
-/** Files that are not precached, or not with a hash (see precacheManifest). */
-const NOT_PRECACHED = ['sw.js', 'audit.json', MANIFEST_FILE];
+/**
+ * Files that are not precached, or not with a hash (see precacheManifest). `_headers` is the
+ * host's configuration: Netlify and Cloudflare Pages read it and never serve it.
+ */
+const NOT_PRECACHED = ['sw.js', 'audit.json', MANIFEST_FILE, HEADERS_FILE];
 
 /** The URL path a file is cached and served under: `status/index.html` -> `/status/`, `index.html` -> `/`. */
 export const urlOf = (filePath) => '/' + filePath.replace(/(^|\/)index\.html$/, '$1');
