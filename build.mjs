@@ -13,13 +13,14 @@ function fail(error) {
 
 // Imported dynamically: Node reads package.json to resolve the helpers' packages, and a broken
 // package.json must still give one line, not a loader stack trace.
-const { BuildError, auditAndCompress, buildApp, htmlFileOf, readProject, renderHtml, sri, staticFiles, writeAtomically, buildServiceWorker, prerender, headersFile, HEADERS_FILE } = await Promise.all([
+const { BuildError, auditAndCompress, buildApp, htmlFileOf, readProject, renderHtml, sri, staticFiles, writeAtomically, buildServiceWorker, prerender, headersFile, HEADERS_FILE, sbom, SBOM_FILE } = await Promise.all([
   import('./tools/site.mjs'),
   import('./tools/worker.mjs'),
   import('./tools/prerender.mjs'),
   import('./tools/headers.mjs'),
+  import('./tools/sbom.mjs'),
 ]).then(
-  ([site, worker, prerendering, headers]) => ({ ...site, ...worker, ...prerendering, ...headers }),
+  ([site, worker, prerendering, headers, bom]) => ({ ...site, ...worker, ...prerendering, ...headers, ...bom }),
   (error) => fail(error.code === 'ERR_INVALID_PACKAGE_CONFIG' ? { name: 'BuildError', message: `package.json is not valid JSON: ${error.message.split('. ').pop()}` } : error),
 );
 
@@ -52,6 +53,8 @@ async function buildSite(opts) {
   const [assets, bodies] = await Promise.all([bundled, prerender({ root, preact: opts.preact, identity, paths: routes.map((route) => route.path) })]);
   const files = await staticFiles(root, manifestTemplate, identity);
   for (const asset of assets) files.set(asset.path, asset.contents);
+  // Precached like licenses.txt: /about links it, and the link works offline too.
+  files.set(SBOM_FILE, await sbom({ root, metafile: assets.metafile, pkg, build: opts.preact ? 'preact' : 'react' }));
   // Stylesheets first so the first paint is styled; module scripts are deferred anyway.
   const pageAssets = [...assets.filter((a) => a.path.endsWith('.css')), ...assets.filter((a) => a.path.endsWith('.js'))];
   for (const route of routes) {

@@ -103,7 +103,7 @@ export const pageDefines = ({ dev, identity }) => ({
 });
 
 /** The esbuild options of the page bundle (shared by the real build and the app-only measure). */
-const appOptions = ({ root, preact, dev, identity }) => ({
+export const appOptions = ({ root, preact, dev, identity }) => ({
   absWorkingDir: root,
   entryPoints: { app: 'src/main.tsx' },
   bundle: true,
@@ -125,7 +125,8 @@ const FRAMEWORKS = ['react', 'react-dom', 'scheduler', 'preact'];
 /**
  * Bundles src/main.tsx to hashed assets; returns [{ path, contents }] relative to the site root,
  * plus `licenses.txt` (third-party licences of the bundle). `appGzip` on the array is the gzip
- * size of the app code alone (frameworks left out), or null in dev builds.
+ * size of the app code alone (frameworks left out), or null in dev builds; `metafile` is esbuild's
+ * account of what went into the bundle (the SBOM's source).
  */
 export async function buildApp({ root, preact, dev, identity }) {
   const options = appOptions({ root, preact, dev, identity });
@@ -137,7 +138,7 @@ export async function buildApp({ root, preact, dev, identity }) {
   const legal = files.filter((f) => f.path.endsWith('.LEGAL.txt'));
   const assets = files.filter((f) => !legal.includes(f));
   assets.push({ path: 'licenses.txt', contents: Buffer.from(await licenses(root, result.metafile, legal)) });
-  return Object.assign(assets, { appGzip });
+  return Object.assign(assets, { appGzip, metafile: result.metafile });
 }
 
 /** The gzip size of the app's own code: the same bundle with the frameworks left out. */

@@ -1,4 +1,5 @@
-// /about, "What this app ships": every file of the build from audit.json, and the licences.
+// /about, "What this app ships": every file of the build from audit.json, the licences, and a
+// link to the SBOM (sbom.cdx.json, written by the build from esbuild's metafile).
 import type { Audit, AuditFile } from '../../audit';
 import { formatNumber } from '../format';
 import { useAudit, useFetched, type Fetched } from '../useFetched';
@@ -15,6 +16,10 @@ export function About() {
       {audit.status === 'failed' && <p>{audit.message}</p>}
       {audit.status === 'loaded' && <FilesTable audit={audit.value} />}
       <h2>Licences of bundled code</h2>
+      <p>
+        <a href="/sbom.cdx.json">Software bill of materials</a> (CycloneDX JSON): every third-party package in the
+        JavaScript, with its version, licence and hash.
+      </p>
       <pre className="lic">{textOf(licences)}</pre>
     </>
   );
