@@ -33,11 +33,18 @@ export interface Host {
   close(): Promise<void>;
 }
 
-/** Starts a host of the given kind serving `dir` on a free loopback port; `intercept` (preview only) may answer first. */
-export function startHost(kind: HostKind, dir: string, { intercept }: { intercept?: Intercept } = {}): Promise<Host> {
+/** What a test may change about a host: the preview server's `intercept` may answer first; `editServerBlock` rewrites nginx's deploy/nginx.conf (a misconfigured host). */
+export interface HostOptions {
+  intercept?: Intercept;
+  editServerBlock?: (serverBlock: string) => string;
+}
+
+/** Starts a host of the given kind serving `dir` on a free loopback port. */
+export function startHost(kind: HostKind, dir: string, { intercept, editServerBlock }: HostOptions = {}): Promise<Host> {
+  if (intercept && kind !== 'preview') throw new Error('only the preview server can intercept requests');
+  if (editServerBlock && kind !== 'nginx') throw new Error('only nginx has a server block to edit');
   if (kind === 'preview') return startPreview(dir, intercept);
-  if (intercept) throw new Error('only the preview server can intercept requests');
-  return kind === 'nginx' ? startNginx(dir) : startPython(dir);
+  return kind === 'nginx' ? startNginx(dir, editServerBlock) : startPython(dir);
 }
 
 /** The paths of the requests a host got since `from` (an index into its log) with `method`. */
@@ -164,8 +171,8 @@ async function startPython(dir: string): Promise<Host> {
  * (deploy/nginx.conf) with its `listen` and `root` filled in. One process, no workers: it runs as
  * whoever runs the tests and reads what they can read (a worker would switch to `nobody`).
  */
-export function nginxConfig(prefix: string, root: string, port: number): string {
-  const shipped = readFileSync(path.join(process.cwd(), 'deploy/nginx.conf'), 'utf8');
+export function nginxConfig(prefix: string, root: string, port: number, editServerBlock = (serverBlock: string) => serverBlock): string {
+  const shipped = editServerBlock(readFileSync(path.join(process.cwd(), 'deploy/nginx.conf'), 'utf8'));
   const server = shipped.replace(/^(\s*)listen [^;]+;/m, `$1listen 127.0.0.1:${port};`).replace(/^(\s*)root [^;]+;/m, `$1root ${root};`);
   if (!server.includes(`listen 127.0.0.1:${port};`) || !server.includes(`root ${root};`)) throw new Error('deploy/nginx.conf has no `listen` or no `root` line to fill in');
   const temps = ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map((name) => `  ${name}_temp_path ${path.join(prefix, name)};`);
@@ -234,12 +241,12 @@ function nginxLog(file: string): Host['log'] {
 }
 
 /** Debian's nginx with the shipped server block, serving a symlink (a deploy swaps it). */
-async function startNginx(dir: string): Promise<Host> {
+async function startNginx(dir: string, editServerBlock?: (serverBlock: string) => string): Promise<Host> {
   const { link, setRoot } = linkedRoot(dir);
   const prefix = temp();
   for (const name of ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi']) mkdirSync(path.join(prefix, name));
   const port = await freePort();
-  writeFileSync(path.join(prefix, 'nginx.conf'), nginxConfig(prefix, link, port));
+  writeFileSync(path.join(prefix, 'nginx.conf'), nginxConfig(prefix, link, port, editServerBlock));
   let child = await spawnNginx(prefix, port);
   let paused = false;
   const accessLog = path.join(prefix, 'access.log');
