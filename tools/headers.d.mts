@@ -1,5 +1,5 @@
 // Types of tools/headers.mjs for the TypeScript tests.
-export const IMMUTABLE_PREFIX: string;
+export const HASHED_ASSET_PATTERN: string;
 export const CACHE_CONTROL: { immutable: string; revalidate: string };
 export const SECURITY_HEADERS: Record<string, string>;
 export const MANIFEST_TYPE: string;

@@ -7,8 +7,14 @@
 /** The file the build writes for Netlify and Cloudflare Pages, which read it and do not serve it. */
 export const HEADERS_FILE = '_headers';
 
-/** The URL prefix of the content-hashed files: a new version never reuses one of their names. */
-export const IMMUTABLE_PREFIX = '/assets/';
+/**
+ * The URL paths of content-hashed files, which a new version never reuses: under /assets/ and
+ * named `<name>-<hash>.<ext>` (esbuild's `[name]-[hash]`). Written so that JavaScript and nginx
+ * (PCRE) read it alike. Only the name proves the hash: dev builds write `/assets/app.js`, which
+ * changes on every save and must be revalidated like everything else.
+ */
+export const HASHED_ASSET_PATTERN = '^/assets/[^/]+-[A-Za-z0-9]{8,}\\.[A-Za-z0-9]+$';
+const HASHED_ASSET = new RegExp(HASHED_ASSET_PATTERN);
 
 /** Cache-Control per kind of path. */
 export const CACHE_CONTROL = {
@@ -46,7 +52,7 @@ export const CONTENT_TYPES = {
 };
 
 /** Cache-Control for a URL path (`/assets/app-X.js`, `/status/`, `/sw.js`). */
-export const cacheControlOf = (urlPath) => (urlPath.startsWith(IMMUTABLE_PREFIX) ? CACHE_CONTROL.immutable : CACHE_CONTROL.revalidate);
+export const cacheControlOf = (urlPath) => (HASHED_ASSET.test(urlPath) ? CACHE_CONTROL.immutable : CACHE_CONTROL.revalidate);
 
 /**
  * The headers this project promises for a URL path answered with a file: Cache-Control, the
@@ -71,17 +77,17 @@ export function urlPathsOf(filePath) {
 }
 
 /**
- * `_headers` for Netlify and Cloudflare Pages: the security headers for every path, immutable for
- * /assets/*, and no-cache named file by file for the rest. Both hosts apply every rule that
- * matches, and a header set by two matching rules is joined (Cloudflare: "a, b") or overridden
- * (Netlify), so no header here is set by two rules that match one path: `/*` carries no
- * Cache-Control, or `no-cache, public, max-age=31536000, immutable` would reach the assets.
+ * `_headers` for Netlify and Cloudflare Pages: the security headers for every path, then
+ * Cache-Control (and the manifest's type) named file by file, since its patterns cannot say
+ * "a hashed name". Both hosts apply every rule that matches, and a header set by two matching
+ * rules is joined (Cloudflare: "a, b") or overridden (Netlify), so no header here is set by two
+ * rules that match one path: `/*` carries no Cache-Control.
  */
 export function headersFile(filePaths) {
   const rule = (pattern, headers) => [pattern, ...Object.entries(headers).map(([name, value]) => `  ${name}: ${value}`)].join('\n');
-  const rules = [rule('/*', SECURITY_HEADERS), rule(`${IMMUTABLE_PREFIX}*`, { 'Cache-Control': CACHE_CONTROL.immutable })];
+  const rules = [rule('/*', SECURITY_HEADERS)];
   for (const file of [...filePaths].sort()) {
-    if (file === HEADERS_FILE || ('/' + file).startsWith(IMMUTABLE_PREFIX)) continue;
+    if (file === HEADERS_FILE) continue;
     for (const urlPath of urlPathsOf(file)) {
       const { 'Cache-Control': cacheControl, 'Content-Type': type } = headersFor(urlPath);
       rules.push(rule(urlPath, { 'Cache-Control': cacheControl, ...(type ? { 'Content-Type': type } : {}) }));
@@ -141,7 +147,8 @@ export function nginxServerBlock() {
     '',
     ...location('/', headersFor('/')),
     '',
-    ...location(IMMUTABLE_PREFIX, headersFor(IMMUTABLE_PREFIX)),
+    // Quoted: the braces of `{8,}` would otherwise end the directive.
+    ...location(`~ "${HASHED_ASSET_PATTERN}"`, { 'Cache-Control': CACHE_CONTROL.immutable, ...SECURITY_HEADERS }),
     '',
     // `types` at this level replaces the whole inherited map, so this location's files get only
     // the manifest type (mime.types of nginx 1.22 has no entry for .webmanifest).

@@ -11,9 +11,11 @@ test('deploy/nginx.conf is the one generated from the table (regenerate: node to
   assert.fixture(readFileSync(path.join(process.cwd(), 'deploy/nginx.conf'), 'utf8'), nginxServerBlock());
 });
 
-test('the promised headers: no-cache for the worker, the HTML and the rest, immutable for /assets/, the manifest type', () => {
+test('the promised headers: no-cache for the worker, the HTML and the rest, immutable for hashed names under /assets/, the manifest type', () => {
   for (const urlPath of ['/sw.js', '/', '/status/', '/about/index.html', '/precache.json', '/icons/icon-192.png']) assert.is(headersFor(urlPath)['Cache-Control'], 'no-cache', urlPath);
   assert.is(headersFor('/assets/app-ABCD1234.js')['Cache-Control'], 'public, max-age=31536000, immutable');
+  // Only a hashed name is immutable: a dev build's /assets/app.js changes on every save.
+  assert.is(headersFor('/assets/app.js')['Cache-Control'], 'no-cache');
   assert.is(headersFor('/manifest.webmanifest')['Content-Type'], 'application/manifest+json');
   assert.is(headersFor('/sw.js')['Content-Type'], undefined, 'other types are left to the host');
   for (const urlPath of ['/', '/assets/app-ABCD1234.js']) {
