@@ -23,8 +23,15 @@ export async function sri(bytes: ArrayBuffer): Promise<string> {
   return 'sha384-' + btoa(String.fromCharCode(...digest));
 }
 
-/** The files the worker precaches with a hash: all but sw.js (the browser keeps the worker itself) and audit.json (it cannot list its own hash). */
-const precachedFiles = (audit: Audit) => audit.files.filter((file) => file.path !== 'sw.js' && file.path !== 'audit.json');
+/**
+ * Files of the audit the worker does not keep with a hash: sw.js (the browser keeps the worker
+ * itself), audit.json (it cannot list its own hash) and _headers (the host's configuration,
+ * never served by the hosts that read it). tools/worker.mjs NOT_PRECACHED is the build's side.
+ */
+const NOT_PRECACHED = ['sw.js', 'audit.json', '_headers'];
+
+/** The files the worker precaches with a hash. */
+const precachedFiles = (audit: Audit) => audit.files.filter((file) => !NOT_PRECACHED.includes(file.path));
 
 /**
  * Checks each precached file of the audit against our caches (only ours: other apps may share
