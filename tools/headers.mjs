@@ -83,14 +83,14 @@ export function urlPathsOf(filePath) {
  * rules is joined (Cloudflare: "a, b") or overridden (Netlify), so no header here is set by two
  * rules that match one path: `/*` carries no Cache-Control.
  */
-export function headersFile(filePaths) {
+export function headersFile(filePaths, base = '/') {
   const rule = (pattern, headers) => [pattern, ...Object.entries(headers).map(([name, value]) => `  ${name}: ${value}`)].join('\n');
   const rules = [rule('/*', SECURITY_HEADERS)];
   for (const file of [...filePaths].sort()) {
     if (file === HEADERS_FILE) continue;
     for (const urlPath of urlPathsOf(file)) {
       const { 'Cache-Control': cacheControl, 'Content-Type': type } = headersFor(urlPath);
-      rules.push(rule(urlPath, { 'Cache-Control': cacheControl, ...(type ? { 'Content-Type': type } : {}) }));
+      rules.push(rule(base + urlPath.slice(1), { 'Cache-Control': cacheControl, ...(type ? { 'Content-Type': type } : {}) }));
     }
   }
   const head = [

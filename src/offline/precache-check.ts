@@ -1,5 +1,6 @@
 // The precache check, framework-free: is every file of this build in our caches, byte for byte?
 import { CACHE_PREFIX } from '../app-name';
+import { withBase } from '../base';
 import type { Audit } from '../audit';
 
 /** Result of a precache check: files verified of total, their bytes, and what failed. */
@@ -15,7 +16,7 @@ export interface PrecacheVerdict {
  * `/status/`). tools/worker.mjs `urlOf` is the build's side of the same rule (a unit test holds
  * them together).
  */
-export const urlOf = (path: string): string => '/' + path.replace(/(^|\/)index\.html$/, '$1');
+export const urlOf = (path: string): string => withBase('/' + path.replace(/(^|\/)index\.html$/, '$1'));
 
 /** SRI form of the SHA-384 of some bytes, computed in the page (`crypto.subtle`). */
 export async function sri(bytes: ArrayBuffer): Promise<string> {

@@ -137,6 +137,15 @@ test('rejects an unknown flag with one line naming it', () => {
   assert.match(r.stderr, /^build failed: unknown option --nope \(expected .*--preact/);
 });
 
+test('refuses a --base that does not start and end with "/" with one line, and writes no dist/', () => {
+  for (const base of ['my-app/', '/my-app', '/my app/']) {
+    const r = build(dir, '--base', base);
+    assert.is(r.code, 1, base);
+    assert.is(r.stderr, `build failed: --base must start and end with "/" and hold only plain path segments (for example /my-app/), not ${JSON.stringify(base)}`);
+    assert.not.ok(existsSync(path.join(dir, 'dist')));
+  }
+});
+
 test('--preact builds a much smaller bundle of the same app', () => {
   assert.is(build(dir, '--out', 'react').code, 0);
   assert.is(build(dir, '--preact', '--out', 'preact').code, 0);
