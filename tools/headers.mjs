@@ -8,12 +8,13 @@
 export const HEADERS_FILE = '_headers';
 
 /**
- * The URL paths of content-hashed files, which a new version never reuses: under /assets/ and
- * named `<name>-<hash>.<ext>` (esbuild's `[name]-[hash]`). Written so that JavaScript and nginx
- * (PCRE) read it alike. Only the name proves the hash: dev builds write `/assets/app.js`, which
- * changes on every save and must be revalidated like everything else.
+ * The URL paths of content-hashed files, which a new version never reuses: in an `assets/`
+ * folder (at the root, or under a `--base` such as /my-app/assets/) and named `<name>-<hash>.<ext>`
+ * (esbuild's `[name]-[hash]`). Written so that JavaScript and nginx (PCRE) read it alike. Only
+ * the name proves the hash: dev builds write `/assets/app.js`, which changes on every save and
+ * must be revalidated like everything else.
  */
-export const HASHED_ASSET_PATTERN = '^/assets/[^/]+-[A-Za-z0-9]{8,}\\.[A-Za-z0-9]+$';
+export const HASHED_ASSET_PATTERN = '/assets/[^/]+-[A-Za-z0-9]{8,}\\.[A-Za-z0-9]+$';
 const HASHED_ASSET = new RegExp(HASHED_ASSET_PATTERN);
 
 /** Cache-Control per kind of path. */

@@ -3,7 +3,7 @@
 // header each give one clear line and exit 1; an unreachable URL and a URL that is not http(s)
 // give one line and exit 2, never a stack trace.
 import { spawn } from 'node:child_process';
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { suite } from 'uvu';
@@ -156,6 +156,22 @@ wrong('an unreachable URL: one line naming the reason, exit 2, no stack trace', 
   assert.equal(result.stderr, [`verify: cannot reach ${url}: ECONNREFUSED`]);
   assert.equal(result.stdout, []);
   assert.is(result.code, 2);
+});
+
+wrong('a sub-path deploy (--base /my-app/) on nginx passes when given its base URL', async () => {
+  const base = site('react', 'base');
+  const root = path.join(copySite(dist), '..', 'www');
+  mkdirSync(root);
+  symlinkSync(base, path.join(root, 'my-app'));
+  const host = await startHost('nginx', root);
+  try {
+    const result = await verify(new URL('my-app/', host.url).href, base);
+    assert.equal(result.stderr, []);
+    assert.match(result.stdout.join('\n'), new RegExp(`^verify: OK, ${audit(base).files.length + 1} files of version \\w+ \\(react build\\) at ${host.url}my-app/`));
+    assert.is(result.code, 0);
+  } finally {
+    await host.close();
+  }
 });
 
 wrong.run();
