@@ -2,7 +2,7 @@
 // offline-shell's build: a minimal esbuild pipeline that writes the deployable site to dist/.
 // It does not type-check (esbuild strips types); `npm test` and `npm run typecheck` do, and
 // `--check` type-checks before building.
-// Usage: node build.mjs [--preact] [--kill-switch] [--check] [--out DIR] [--serve] [--watch]
+// Usage: node build.mjs [--preact] [--kill-switch] [--check] [--out DIR] [--base /PATH/] [--serve] [--watch]
 import path from 'node:path';
 
 /** Prints the one-line reason and exits 1; only unexpected errors get a stack. */
@@ -13,21 +13,23 @@ function fail(error) {
 
 // Imported dynamically: Node reads package.json to resolve the helpers' packages, and a broken
 // package.json must still give one line, not a loader stack trace.
-const { BuildError, auditAndCompress, buildApp, htmlFileOf, readProject, renderHtml, sri, staticFiles, writeAtomically, buildServiceWorker, prerender } = await Promise.all([
+const { BuildError, checkedBase, auditAndCompress, buildApp, htmlFileOf, readProject, renderHtml, sri, staticFiles, writeAtomically, buildServiceWorker, prerender, headersFile, HEADERS_FILE, sbom, SBOM_FILE } = await Promise.all([
   import('./tools/site.mjs'),
   import('./tools/worker.mjs'),
   import('./tools/prerender.mjs'),
+  import('./tools/headers.mjs'),
+  import('./tools/sbom.mjs'),
 ]).then(
-  ([site, worker, prerendering]) => ({ ...site, ...worker, ...prerendering }),
+  ([site, worker, prerendering, headers, bom]) => ({ ...site, ...worker, ...prerendering, ...headers, ...bom }),
   (error) => fail(error.code === 'ERR_INVALID_PACKAGE_CONFIG' ? { name: 'BuildError', message: `package.json is not valid JSON: ${error.message.split('. ').pop()}` } : error),
 );
 
-const FLAGS = ['--preact', '--kill-switch', '--check', '--serve', '--watch', '--out DIR'];
+const FLAGS = ['--preact', '--kill-switch', '--check', '--serve', '--watch', '--out DIR', '--base /PATH/'];
 const root = process.cwd();
 
 /** Parses argv strictly: an unknown flag is an error, not a silent no-op. */
 function parseArgs(argv) {
-  const opts = { preact: false, killSwitch: false, check: false, serve: false, watch: false, out: 'dist' };
+  const opts = { preact: false, killSwitch: false, check: false, serve: false, watch: false, out: 'dist', base: '/' };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     if (arg === '--preact') opts.preact = true;
@@ -36,6 +38,7 @@ function parseArgs(argv) {
     else if (arg === '--serve') opts.serve = true;
     else if (arg === '--watch') opts.watch = opts.serve = true;
     else if (arg === '--out' && argv[i + 1] && !argv[i + 1].startsWith('--')) opts.out = argv[++i];
+    else if (arg === '--base' && argv[i + 1] !== undefined) opts.base = checkedBase(argv[++i]);
     else throw new BuildError(`unknown option ${arg} (expected ${FLAGS.join(', ')})`);
   }
   return opts;
@@ -43,7 +46,7 @@ function parseArgs(argv) {
 
 /** Builds every file of the site in memory: Map of posix path -> Buffer, and its audit. */
 async function buildSite(opts) {
-  const { template, manifestTemplate, routes, pkg, identity, networkOnly } = await readProject(root);
+  const { template, manifestTemplate, routes, pkg, identity, networkOnly } = await readProject(root, { base: opts.base });
   // The page bundle and the prerendering are independent: both at once. Compressing the bundle
   // (brotli at quality 11, the slowest step) starts as soon as it exists, beside the prerendering.
   const bundled = buildApp({ root, preact: opts.preact, dev: false, identity });
@@ -51,10 +54,12 @@ async function buildSite(opts) {
   const [assets, bodies] = await Promise.all([bundled, prerender({ root, preact: opts.preact, identity, paths: routes.map((route) => route.path) })]);
   const files = await staticFiles(root, manifestTemplate, identity);
   for (const asset of assets) files.set(asset.path, asset.contents);
+  // Precached like licenses.txt: /about links it, and the link works offline too.
+  files.set(SBOM_FILE, await sbom({ root, metafile: assets.metafile, pkg, build: opts.preact ? 'preact' : 'react' }));
   // Stylesheets first so the first paint is styled; module scripts are deferred anyway.
   const pageAssets = [...assets.filter((a) => a.path.endsWith('.css')), ...assets.filter((a) => a.path.endsWith('.js'))];
   for (const route of routes) {
-    const html = renderHtml(template, { title: route.title, appTitle: identity.__APP_TITLE__, assets: pageAssets, body: bodies.get(route.path) });
+    const html = renderHtml(template, { title: route.title, appTitle: identity.__APP_TITLE__, base: opts.base, assets: pageAssets, body: bodies.get(route.path) });
     files.set(htmlFileOf(route.path), Buffer.from(html));
   }
 
@@ -62,6 +67,8 @@ async function buildSite(opts) {
   const { worker, manifest, version } = await buildServiceWorker({ root, entries: hashes, appDefines: identity, networkOnly, killSwitch: opts.killSwitch });
   files.set('precache.json', manifest);
   files.set('sw.js', worker);
+  // The host's own configuration (Netlify, Cloudflare Pages): after every file it names, outside the precache.
+  files.set(HEADERS_FILE, Buffer.from(headersFile([...files.keys(), 'audit.json'], opts.base)));
   const early = await assetsAudited;
   const audited = await Promise.all([...files].map(([file, contents]) => early.get(file) ?? auditAndCompress(file, contents)));
   const audit = {

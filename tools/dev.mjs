@@ -110,7 +110,7 @@ async function buildDevSite(root, context, out, framework, previous) {
   const pageAssets = [...assets.filter((a) => a.path.endsWith('.css')), ...framework, ...assets.filter((a) => a.path.endsWith('.js'))];
   for (const route of project.routes) {
     // No integrity attributes in dev: the files change on every save.
-    const html = renderHtml(project.template, { title: route.title, appTitle: project.identity.__APP_TITLE__, assets: pageAssets, body: '', integrity: false });
+    const html = renderHtml(project.template, { title: route.title, appTitle: project.identity.__APP_TITLE__, base: project.identity.__BASE__, assets: pageAssets, body: '', integrity: false });
     files.set(htmlFileOf(route.path), Buffer.from(html));
   }
   // The reconnect probe asks HEAD /sw.js; in dev it is a file that registers nothing.

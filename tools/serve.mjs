@@ -5,27 +5,7 @@ import { createHash } from 'node:crypto';
 import { createReadStream, promises as fs } from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
-
-const TYPES = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.mjs': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.json': 'application/json; charset=utf-8',
-  '.webmanifest': 'application/manifest+json; charset=utf-8',
-  '.txt': 'text/plain; charset=utf-8',
-  '.png': 'image/png',
-  '.svg': 'image/svg+xml',
-  '.ico': 'image/x-icon',
-  '.woff2': 'font/woff2',
-};
-
-/** Headers every response carries: CSP with nothing inline, no MIME sniffing, no referrer leaks. */
-const SECURITY = {
-  'Content-Security-Policy': "default-src 'self'",
-  'X-Content-Type-Options': 'nosniff',
-  'Referrer-Policy': 'no-referrer',
-};
+import { CACHE_CONTROL, CONTENT_TYPES, SECURITY_HEADERS as SECURITY, headersFor } from './headers.mjs';
 
 const MAX_URL = 2048;
 
@@ -82,13 +62,6 @@ export function safePath(target) {
   return decoded;
 }
 
-/** Cache policy: HTML and the worker revalidate every time; content-hashed assets never change. */
-function cacheControl(rel) {
-  if (rel === 'sw.js' || rel.endsWith('.html')) return 'no-cache';
-  if (/^assets\/.+-[A-Z0-9]{8,}\.[a-z0-9]+$/i.test(rel)) return 'public, max-age=31536000, immutable';
-  return 'no-cache';
-}
-
 /**
  * Creates the preview server. Options for tests: `root` can be swapped with setRoot() (a deploy),
  * `intercept(req, res)` may answer a request first (return true), and `log` records every request.
@@ -114,8 +87,9 @@ export function createPreviewServer({ root, intercept, pace } = {}) {
     const etag = `"${createHash('sha1').update(`${body.stat.size}-${body.stat.mtimeMs}-${body.file}`).digest('base64url')}"`;
     const headers = {
       ...SECURITY,
-      'Content-Type': TYPES[path.extname(file)] ?? 'application/octet-stream',
-      'Cache-Control': status === 200 ? cacheControl(rel) : 'no-cache',
+      'Content-Type': CONTENT_TYPES[path.extname(file)] ?? 'application/octet-stream',
+      // The one header table (tools/headers.mjs); an error answer is never kept for long.
+      'Cache-Control': status === 200 ? headersFor('/' + rel)['Cache-Control'] : CACHE_CONTROL.revalidate,
       ETag: etag,
       // Caches must keep the encodings apart when the answer depends on Accept-Encoding.
       ...(Object.keys(variants).length ? { Vary: 'Accept-Encoding' } : {}),
@@ -172,7 +146,7 @@ export function createPreviewServer({ root, intercept, pace } = {}) {
     if (found?.stat.isDirectory()) {
       if (!rel.endsWith('/')) {
         const query = req.url.slice(req.url.split(/[?#]/, 1)[0].length);
-        res.writeHead(301, { ...SECURITY, Location: rel + '/' + query, 'Cache-Control': 'no-cache' }).end();
+        res.writeHead(301, { ...SECURITY, Location: rel + '/' + query, 'Cache-Control': CACHE_CONTROL.revalidate }).end();
         return;
       }
       found = await resolveFile('.' + rel + 'index.html');

@@ -79,12 +79,21 @@ export async function bundle(options) {
  * (src/app-name.ts): `name` is the id behind every cache, channel and storage key; `displayName`
  * (optional) is what people read. Throws a one-line BuildError for a name that cannot serve.
  */
-export function appIdentity(pkg) {
+export function appIdentity(pkg, base = '/') {
   if (typeof pkg.name !== 'string' || !/^[a-z0-9][a-z0-9._-]*$/.test(pkg.name))
     throw new BuildError('package.json "name" must be lowercase letters, digits, ".", "_" or "-" (it names caches and storage keys)');
   const title = pkg.displayName ?? pkg.name;
   if (typeof title !== 'string' || !title.trim()) throw new BuildError('package.json "displayName" must be a non-empty string');
-  return { __APP_NAME__: pkg.name, __APP_TITLE__: title };
+  return { __APP_NAME__: pkg.name, __APP_TITLE__: title, __BASE__: checkedBase(base) };
+}
+
+/**
+ * The path the site is served under (`--base`): `/` or `/some/path/`, starting and ending with a
+ * slash, as every URL of the app is built by appending to it. Anything else is a one-line error.
+ */
+export function checkedBase(base) {
+  if (typeof base !== 'string' || !/^\/([A-Za-z0-9._~-]+\/)*$/.test(base)) throw new BuildError(`--base must start and end with "/" and hold only plain path segments (for example /my-app/), not ${JSON.stringify(base)}`);
+  return base;
 }
 
 // preact/compat implements the React API the app uses; esbuild's alias also maps subpaths
@@ -100,10 +109,11 @@ export const pageDefines = ({ dev, identity }) => ({
   __DEV__: String(!!dev),
   __APP_NAME__: JSON.stringify(identity.__APP_NAME__),
   __APP_TITLE__: JSON.stringify(identity.__APP_TITLE__),
+  __BASE__: JSON.stringify(identity.__BASE__),
 });
 
 /** The esbuild options of the page bundle (shared by the real build and the app-only measure). */
-const appOptions = ({ root, preact, dev, identity }) => ({
+export const appOptions = ({ root, preact, dev, identity }) => ({
   absWorkingDir: root,
   entryPoints: { app: 'src/main.tsx' },
   bundle: true,
@@ -125,7 +135,8 @@ const FRAMEWORKS = ['react', 'react-dom', 'scheduler', 'preact'];
 /**
  * Bundles src/main.tsx to hashed assets; returns [{ path, contents }] relative to the site root,
  * plus `licenses.txt` (third-party licences of the bundle). `appGzip` on the array is the gzip
- * size of the app code alone (frameworks left out), or null in dev builds.
+ * size of the app code alone (frameworks left out), or null in dev builds; `metafile` is esbuild's
+ * account of what went into the bundle (the SBOM's source).
  */
 export async function buildApp({ root, preact, dev, identity }) {
   const options = appOptions({ root, preact, dev, identity });
@@ -137,7 +148,7 @@ export async function buildApp({ root, preact, dev, identity }) {
   const legal = files.filter((f) => f.path.endsWith('.LEGAL.txt'));
   const assets = files.filter((f) => !legal.includes(f));
   assets.push({ path: 'licenses.txt', contents: Buffer.from(await licenses(root, result.metafile, legal)) });
-  return Object.assign(assets, { appGzip });
+  return Object.assign(assets, { appGzip, metafile: result.metafile });
 }
 
 /** The gzip size of the app's own code: the same bundle with the frameworks left out. */
@@ -198,7 +209,7 @@ const escapeHtml = (s) => s.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt
  * Assets get `integrity` so a tampered CDN copy is refused (module scripts are CORS requests,
  * which same-origin satisfies without a crossorigin attribute); dev builds leave it out.
  */
-export function renderHtml(template, { title, appTitle, assets, body, integrity = true }) {
+export function renderHtml(template, { title, appTitle, base = '/', assets, body, integrity = true }) {
   if (!template.includes('<!--assets-->')) throw new BuildError('static/index.html has no <!--assets--> marker');
   // The page hydrates #root (src/main.tsx), which the build fills with the prerendered route.
   if (!template.includes(ROOT)) throw new BuildError(`static/index.html has no element with id="root" (an empty ${ROOT})`);
@@ -206,13 +217,14 @@ export function renderHtml(template, { title, appTitle, assets, body, integrity 
   const tags = assets
     .map(({ path: file, contents }) =>
       file.endsWith('.css')
-        ? `<link rel="stylesheet" href="/${file}"${integrityOf(contents)}>`
-        : `<script type="module" src="/${file}"${integrityOf(contents)}></script>`,
+        ? `<link rel="stylesheet" href="${base}${file}"${integrityOf(contents)}>`
+        : `<script type="module" src="${base}${file}"${integrityOf(contents)}></script>`,
     )
     .join('\n');
   return template
     .replace(/%TITLE%/g, escapeHtml(title))
     .replace(/%APP_TITLE%/g, escapeHtml(appTitle))
+    .replace(/%BASE%/g, base)
     .replace('<!--assets-->', tags)
     .replace(ROOT, () => ROOT.replace('></', `>${body}</`));
 }
@@ -221,13 +233,17 @@ export function renderHtml(template, { title, appTitle, assets, body, integrity 
  * The web app manifest from its template (static/manifest.webmanifest): `name` and `short_name`
  * come from package.json, so the installed app carries the same name as everything else.
  */
-export function webManifest(templateText, appTitle) {
+export function webManifest(templateText, appTitle, base = '/') {
   let manifest;
   try {
     manifest = JSON.parse(templateText);
   } catch (error) {
     throw new BuildError(`static/manifest.webmanifest is not valid JSON: ${error.message}`);
   }
+  // Its own URLs (id, start_url, scope, icons) are written from the site root: under the base.
+  const based = (value) => (typeof value === 'string' && value.startsWith('/') ? base + value.slice(1) : value);
+  for (const key of ['id', 'start_url', 'scope']) if (key in manifest) manifest[key] = based(manifest[key]);
+  if (Array.isArray(manifest.icons)) manifest.icons = manifest.icons.map((icon) => ({ ...icon, src: based(icon.src) }));
   return JSON.stringify({ name: appTitle, short_name: appTitle, ...manifest }, null, 2) + '\n';
 }
 
@@ -261,14 +277,14 @@ function parseJson(text, relativePath) {
  * Reads and checks what every build needs: the HTML and web app manifest templates, the routes
  * (plus the not-found route '/404' for 404.html), package.json and the names and settings in it.
  */
-export async function readProject(root) {
+export async function readProject(root, { base = '/' } = {}) {
   const template = await readRequired(root, 'static/index.html');
   const manifestTemplate = await readRequired(root, 'static/manifest.webmanifest');
   const routes = [...parseJson(await readRequired(root, 'src/routes.json'), 'src/routes.json'), { path: '/404', title: 'Not found' }];
   const pkg = parseJson(await readRequired(root, 'package.json'), 'package.json');
   // Imported here, not at the top: tools/worker.mjs imports this module.
   const { networkOnlyOf } = await import('./worker.mjs');
-  return { template, manifestTemplate, routes, pkg, identity: appIdentity(pkg), networkOnly: networkOnlyOf(pkg) };
+  return { template, manifestTemplate, routes, pkg, identity: appIdentity(pkg, base), networkOnly: networkOnlyOf(pkg) };
 }
 
 /** The HTML file a route is written to: `/status/` -> `status/index.html`; '/404' -> `404.html`. */
@@ -281,7 +297,7 @@ export async function staticFiles(root, manifestTemplate, identity) {
     if (file === 'index.html' || file === 'manifest.webmanifest') continue;
     files.set(file, await fs.readFile(path.join(root, 'static', file)));
   }
-  files.set('manifest.webmanifest', Buffer.from(webManifest(manifestTemplate, identity.__APP_TITLE__)));
+  files.set('manifest.webmanifest', Buffer.from(webManifest(manifestTemplate, identity.__APP_TITLE__, identity.__BASE__)));
   return files;
 }
 

@@ -1,6 +1,7 @@
 // The built sites the end-to-end tests run against, made once per `npm test` run by tools/test.mjs
 // (not once per test file): for each build (React, Preact) this checkout (`v1`), a new version of
-// it (`v2`), its kill switch (`kill`) and the same app under another package name (`renamed`).
+// it (`v2`), its kill switch (`kill`), the same app under another package name (`renamed`) and
+// this checkout built for the sub-path /my-app/ (`base`).
 // Also the one list of what a copy of the project needs to build, for tests that break a copy.
 import { spawn, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, promises as fs, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -14,7 +15,10 @@ export const BUILDS = [
 ];
 
 /** The versions of each build: this checkout, a new version of it, its kill switch, another name. */
-export const VARIANTS = ['v1', 'v2', 'kill', 'renamed'];
+export const VARIANTS = ['v1', 'v2', 'kill', 'renamed', 'base'];
+
+/** The sub-path the `base` variant is built for. */
+export const TEST_BASE = '/my-app/';
 
 /** Top-level entries a build never reads: outputs, tests, docs, git's own. */
 const NOT_SOURCES = new Set(['node_modules', 'dist', 'test', '.git', '.cache', 'README.md']);
@@ -78,7 +82,7 @@ async function runAll(jobs, parallel) {
 
 /**
  * Builds every variant of every build into `out`/<build>/<variant>/ and writes `out`/sites.json,
- * `{ react: { v1, v2, kill, renamed }, preact: {...} }` (absolute folders); returns that file's path.
+ * `{ react: { v1, v2, kill, renamed, base }, preact: {...} }` (absolute folders); returns that file's path.
  */
 export async function buildTestSites(root, out, { parallel = Math.min(2, os.availableParallelism()) } = {}) {
   await fs.rm(out, { recursive: true, force: true });
@@ -87,6 +91,7 @@ export async function buildTestSites(root, out, { parallel = Math.min(2, os.avai
     const checkouts = {
       v1: root,
       kill: root,
+      base: root,
       v2: copySources(root, path.join(copies, 'v2')),
       renamed: copySources(root, path.join(copies, 'renamed')),
     };
@@ -99,7 +104,7 @@ export async function buildTestSites(root, out, { parallel = Math.min(2, os.avai
       for (const variant of VARIANTS) {
         const dir = path.join(out, name, variant);
         sites[name][variant] = dir;
-        const flags = [...(preact ? ['--preact'] : []), ...(variant === 'kill' ? ['--kill-switch'] : [])];
+        const flags = [...(preact ? ['--preact'] : []), ...(variant === 'kill' ? ['--kill-switch'] : []), ...(variant === 'base' ? ['--base', TEST_BASE] : [])];
         jobs[variant === 'v1' ? 'v1' : 'deploys'].push(() => build(checkouts[variant], ['--out', dir, ...flags]));
       }
     }

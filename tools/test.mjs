@@ -151,7 +151,7 @@ async function e2e() {
   if (!files.length) return record('e2e', 0, 0);
   let sites;
   try {
-    console.log('building the test sites (React and Preact: v1, v2, kill switch, renamed)');
+    console.log('building the test sites (React and Preact: v1, v2, kill switch, renamed, under /my-app/)');
     sites = await buildSites();
   } catch (err) {
     console.log(err.message);

@@ -1,15 +1,19 @@
 // The node side of the service worker, in one place: its configuration checks, the precache
 // manifest /precache.json, and sw.js bundled from sw.ts with the build's constants injected.
+import { HEADERS_FILE } from './headers.mjs';
 import { BuildError, bundle, sri, versionOf } from './site.mjs';
 
 /** The manifest's URL; src/sw/config.ts names the same path MANIFEST_URL. */
 const MANIFEST_FILE = 'precache.json';
 
-/** Files that are not precached, or not with a hash (see precacheManifest). */
-const NOT_PRECACHED = ['sw.js', 'audit.json', MANIFEST_FILE];
+/**
+ * Files that are not precached, or not with a hash (see precacheManifest). `_headers` is the
+ * host's configuration: Netlify and Cloudflare Pages read it and never serve it.
+ */
+const NOT_PRECACHED = ['sw.js', 'audit.json', MANIFEST_FILE, HEADERS_FILE];
 
 /** The URL path a file is cached and served under: `status/index.html` -> `/status/`, `index.html` -> `/`. */
-export const urlOf = (filePath) => '/' + filePath.replace(/(^|\/)index\.html$/, '$1');
+export const urlOf = (filePath, base = '/') => base + filePath.replace(/(^|\/)index\.html$/, '$1');
 
 /**
  * Checks package.json `networkOnly` (path prefixes the worker never answers for: ACME,
@@ -29,12 +33,12 @@ export function networkOnlyOf(pkg) {
  * of sw.js and of this manifest, which pin this manifest in turn, so neither can hold the other's
  * hash. It carries no code, and the status page checks files against the build's list, not it.
  */
-export function precacheManifest(entries) {
+export function precacheManifest(entries, base = '/') {
   const manifest = {};
   for (const entry of entries) {
-    if (!NOT_PRECACHED.includes(entry.path)) manifest[urlOf(entry.path)] = entry.sha384;
+    if (!NOT_PRECACHED.includes(entry.path)) manifest[urlOf(entry.path, base)] = entry.sha384;
   }
-  manifest['/audit.json'] = '';
+  manifest[urlOf('audit.json', base)] = '';
   return manifest;
 }
 
@@ -48,7 +52,7 @@ const VERSION_PLACEHOLDER = '@@version@@';
  * active version serves from. Returns { worker, manifest, version } (Buffers and a string).
  */
 export async function buildServiceWorker({ root, entries, appDefines, networkOnly = [], killSwitch = false }) {
-  const manifest = Buffer.from(JSON.stringify(precacheManifest(entries), null, 1) + '\n');
+  const manifest = Buffer.from(JSON.stringify(precacheManifest(entries, appDefines.__BASE__), null, 1) + '\n');
   const constants = {
     ...appDefines,
     __VERSION__: VERSION_PLACEHOLDER,

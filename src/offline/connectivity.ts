@@ -1,5 +1,6 @@
 // The network as the browser reports it (`navigator.onLine` and its online/offline events), what
 // the last reachability probe found, and a short log of transitions for the status page.
+import { withBase } from '../base';
 import { createStore, type Store } from '../store';
 import { storageKey } from '../app-name';
 import { area, load, save } from './storage';
@@ -47,7 +48,7 @@ export function logTransition(kind: LogEntry['kind'], detail?: string): void {
  * Asks whether the server is reachable now: `navigator.onLine` only means "some network
  * interface is up". Records the answer in the store and the log.
  */
-export async function probe(url = '/sw.js'): Promise<boolean> {
+export async function probe(url = withBase('/sw.js')): Promise<boolean> {
   const failure = await probeFailure(url);
   state.update({ probe: failure ? 'failed' : 'ok', probeAt: Date.now() });
   logTransition(failure ? 'probe-failed' : 'probe-ok', failure);

@@ -1,5 +1,6 @@
 // The precache check, framework-free: is every file of this build in our caches, byte for byte?
 import { CACHE_PREFIX } from '../app-name';
+import { withBase } from '../base';
 import type { Audit } from '../audit';
 
 /** Result of a precache check: files verified of total, their bytes, and what failed. */
@@ -15,7 +16,7 @@ export interface PrecacheVerdict {
  * `/status/`). tools/worker.mjs `urlOf` is the build's side of the same rule (a unit test holds
  * them together).
  */
-export const urlOf = (path: string): string => '/' + path.replace(/(^|\/)index\.html$/, '$1');
+export const urlOf = (path: string): string => withBase('/' + path.replace(/(^|\/)index\.html$/, '$1'));
 
 /** SRI form of the SHA-384 of some bytes, computed in the page (`crypto.subtle`). */
 export async function sri(bytes: ArrayBuffer): Promise<string> {
@@ -23,8 +24,15 @@ export async function sri(bytes: ArrayBuffer): Promise<string> {
   return 'sha384-' + btoa(String.fromCharCode(...digest));
 }
 
-/** The files the worker precaches with a hash: all but sw.js (the browser keeps the worker itself) and audit.json (it cannot list its own hash). */
-const precachedFiles = (audit: Audit) => audit.files.filter((file) => file.path !== 'sw.js' && file.path !== 'audit.json');
+/**
+ * Files of the audit the worker does not keep with a hash: sw.js (the browser keeps the worker
+ * itself), audit.json (it cannot list its own hash) and _headers (the host's configuration,
+ * never served by the hosts that read it). tools/worker.mjs NOT_PRECACHED is the build's side.
+ */
+const NOT_PRECACHED = ['sw.js', 'audit.json', '_headers'];
+
+/** The files the worker precaches with a hash. */
+const precachedFiles = (audit: Audit) => audit.files.filter((file) => !NOT_PRECACHED.includes(file.path));
 
 /**
  * Checks each precached file of the audit against our caches (only ours: other apps may share

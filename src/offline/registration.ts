@@ -1,6 +1,7 @@
 // The service worker's state for the UI, and the page's side of updates: register /sw.js, follow
 // the install (with progress), offer a waiting version, and reload once when the user takes it.
 import { PROGRESS_CHANNEL, storageKey } from '../app-name';
+import { BASE, withBase } from '../base';
 import { createStore, type Store } from '../store';
 import { reloadAfterFlush } from './flush';
 import { claimReload } from './reload-guard';
@@ -132,10 +133,10 @@ async function register(serviceWorker: ServiceWorkerContainer): Promise<void> {
   // ask for it now, beside sw.js, so the install finds it in the HTTP cache (it is checked by its
   // hash there). A controlled page has it in the worker's cache already. A failure costs nothing:
   // the install fetches it itself.
-  if (!serviceWorker.controller) fetch('/precache.json').catch(() => {});
+  if (!serviceWorker.controller) fetch(withBase('/precache.json')).catch(() => {});
   try {
     // updateViaCache 'none': the browser's update check always reaches the server for sw.js.
-    registered = await serviceWorker.register('/sw.js', { scope: '/', updateViaCache: 'none' });
+    registered = await serviceWorker.register(withBase('/sw.js'), { scope: BASE, updateViaCache: 'none' });
   } catch (error) {
     state.update({ state: 'error', error: `Offline use is unavailable: ${(error as Error).message}` });
     return;

@@ -1,4 +1,5 @@
 // Which cache entries may answer a request. Pure, so unit tests run it in Node.
+import { withBase } from '../base';
 
 /**
  * The cache keys (URL paths) to try, in order, for a GET of `path`; [] means the network answers.
@@ -10,5 +11,5 @@
 export function cacheKeys(path: string, isNavigation: boolean, networkOnly: readonly string[]): string[] {
   if (networkOnly.some((prefix) => path.startsWith(prefix))) return [];
   if (!isNavigation) return [path];
-  return [path, path.replace(/\/?$/, '/'), '/404.html'];
+  return [path, path.replace(/\/?$/, '/'), withBase('/404.html')];
 }

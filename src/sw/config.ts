@@ -1,6 +1,7 @@
 // What the build tells the worker (tools/worker.mjs injects these with esbuild `define`), under
 // names that say what they are. Worker-only: the page never imports src/sw/.
 import { CACHE_PREFIX } from '../app-name';
+import { withBase } from '../base';
 
 declare const __VERSION__: string;
 declare const __MANIFEST_INTEGRITY__: string;
@@ -17,7 +18,7 @@ export const CACHE_NAME = CACHE_PREFIX + VERSION;
  * than inlined, so sw.js stays small however many files ship; sw.js pins it by its SHA-384, so
  * the chain of integrity runs sw.js -> precache.json -> each file.
  */
-export const MANIFEST_URL = '/precache.json';
+export const MANIFEST_URL = withBase('/precache.json');
 
 /** SRI hash of the manifest's bytes. */
 export const MANIFEST_INTEGRITY: string = __MANIFEST_INTEGRITY__;

@@ -1,4 +1,5 @@
 import { APP_TITLE } from '../app-name';
+import { withBase } from '../base';
 import routes from '../routes.json';
 import { Banners } from './Banners';
 import { Page } from './Page';
@@ -12,10 +13,10 @@ export function App() {
     <>
       <a className="skip" href="#main">Skip to content</a>
       <header className="bar">
-        <a className="brand" href="/">{APP_TITLE}</a>
+        <a className="brand" href={withBase('/')}>{APP_TITLE}</a>
         <nav aria-label="Main">
           {routes.map((route) => (
-            <a key={route.path} href={route.path} aria-current={route.path === here ? 'page' : undefined}>{route.title}</a>
+            <a key={route.path} href={withBase(route.path)} aria-current={route.path === here ? 'page' : undefined}>{route.title}</a>
           ))}
         </nav>
       </header>

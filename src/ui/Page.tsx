@@ -1,4 +1,5 @@
 // Which screen renders for which path. Paths are the routes of src/routes.json (trailing slash).
+import { withBase } from '../base';
 import type { FunctionComponent } from 'react';
 import { About } from './about/About';
 import { Notes } from './notes/Notes';
@@ -22,7 +23,7 @@ export function Page({ path }: { path: string }) {
 function NotFound() {
   return (
     <p>
-      There is no page here. <a href="/">Go to your notes</a>.
+      There is no page here. <a href={withBase('/')}>Go to your notes</a>.
     </p>
   );
 }

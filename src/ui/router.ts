@@ -2,6 +2,7 @@
 // Links stay real <a href> (new tab, copy link, the 404 page of any host); once started, a
 // same-origin left-click on a link to one of our routes becomes pushState instead of a page load.
 import { APP_TITLE } from '../app-name';
+import { withoutBase } from '../base';
 import routes from '../routes.json';
 import { createStore, type Store } from '../store';
 
@@ -27,7 +28,7 @@ export function prerenderRoute(path: string): void {
 
 /** Shows the route of the current URL: store, document title, focus (what a page load would do). */
 function show(focus: boolean): void {
-  const path = routePath(location.pathname);
+  const path = routePath(withoutBase(location.pathname));
   state.set(path);
   document.title = `${titleOf(path)} · ${APP_TITLE}`;
   // A page load puts focus at the top; a client-side one must move it too, or a screen reader
@@ -53,7 +54,7 @@ function onClick(event: MouseEvent): void {
   if (!link || link.target || link.origin !== location.origin) return;
   // In-page anchors (the skip link) and files (/audit.json) are not routes.
   if (link.hash && link.pathname === location.pathname) return;
-  if (!routes.some((route) => route.path === routePath(link.pathname))) return;
+  if (!routes.some((route) => route.path === routePath(withoutBase(link.pathname)))) return;
   event.preventDefault();
   navigate(link.href);
 }

@@ -1,6 +1,7 @@
 // Files of the site that the screens show (audit.json, licenses.txt), fetched as the page runs.
 import { useEffect, useState } from 'react';
 import type { Audit } from '../audit';
+import { withBase } from '../base';
 
 /** What a fetch gives a screen: loading, the value, or the sentence to show instead. */
 export type Fetched<T> = { status: 'loading' } | { status: 'loaded'; value: T } | { status: 'failed'; message: string };
@@ -23,4 +24,4 @@ export function useFetched<T>(url: string, read: (response: Response) => Promise
 }
 
 /** The audit of the running site. */
-export const useAudit = (): Fetched<Audit> => useFetched('/audit.json', (response) => response.json());
+export const useAudit = (): Fetched<Audit> => useFetched(withBase('/audit.json'), (response) => response.json());

@@ -10,6 +10,8 @@ describe('about screen in Chromium', () => {
     await waitFor(() => host.textContent?.includes('Could not load /audit.json.') && host.textContent.includes('Could not load /licenses.txt.'));
     assert.not.ok(host.querySelector('table'));
     assert.is(host.querySelector('h2')?.textContent, 'Licences of bundled code');
+    const sbom = [...host.querySelectorAll('a')].find((link) => link.textContent === 'Software bill of materials');
+    assert.is(sbom?.getAttribute('href'), '/sbom.cdx.json', 'the SBOM is linked even when the audit did not load');
     unmount();
   });
 

@@ -51,10 +51,10 @@ test('is deterministic: two builds, in two folders, give byte-identical dist/', 
   assert.equal(snapshot(path.join(dir, 'dist')), a);
 });
 
-test('writes each route, 404.html, sw.js and audit.json with hashes of every file', () => {
+test('writes each route, 404.html, sw.js, _headers, sbom.cdx.json and audit.json with hashes of every file', () => {
   const r = build(dir);
   assert.is(r.code, 0, r.stderr);
-  for (const f of ['index.html', 'status/index.html', 'about/index.html', '404.html', 'sw.js', 'audit.json', 'manifest.webmanifest', 'robots.txt']) {
+  for (const f of ['index.html', 'status/index.html', 'about/index.html', '404.html', 'sw.js', 'audit.json', 'manifest.webmanifest', 'robots.txt', '_headers', 'sbom.cdx.json']) {
     assert.ok(existsSync(path.join(dir, 'dist', f)), f);
   }
   const audit = JSON.parse(readFileSync(path.join(dir, 'dist/audit.json'), 'utf8'));
@@ -62,6 +62,12 @@ test('writes each route, 404.html, sw.js and audit.json with hashes of every fil
   const paths = audit.files.map((f: { path: string }) => f.path);
   assert.ok(paths.includes('sw.js') && paths.some((p: string) => /^assets\/app-\w+\.js$/.test(p)));
   for (const f of audit.files) assert.match(f.sha384, /^sha384-[A-Za-z0-9+/]{64}$/);
+  // The hosts' header file and the SBOM are files of the version: listed, hashed; the SBOM is
+  // precached (/about links it), _headers is not (Netlify and Cloudflare Pages never serve it).
+  assert.ok(paths.includes('_headers') && paths.includes('sbom.cdx.json'));
+  const precached = Object.keys(JSON.parse(readFileSync(path.join(dir, 'dist/precache.json'), 'utf8')));
+  assert.ok(precached.includes('/sbom.cdx.json'));
+  assert.not.ok(precached.includes('/_headers'));
   const html = readFileSync(path.join(dir, 'dist/status/index.html'), 'utf8');
   assert.match(html, /<script type="module" src="\/assets\/app-\w+\.js" integrity="sha384-/);
   assert.not.match(html, /<script>|<style|style=/);
@@ -129,6 +135,15 @@ test('rejects an unknown flag with one line naming it', () => {
   const r = build(dir, '--nope');
   assert.is(r.code, 1);
   assert.match(r.stderr, /^build failed: unknown option --nope \(expected .*--preact/);
+});
+
+test('refuses a --base that does not start and end with "/" with one line, and writes no dist/', () => {
+  for (const base of ['my-app/', '/my-app', '/my app/']) {
+    const r = build(dir, '--base', base);
+    assert.is(r.code, 1, base);
+    assert.is(r.stderr, `build failed: --base must start and end with "/" and hold only plain path segments (for example /my-app/), not ${JSON.stringify(base)}`);
+    assert.not.ok(existsSync(path.join(dir, 'dist')));
+  }
 });
 
 test('--preact builds a much smaller bundle of the same app', () => {

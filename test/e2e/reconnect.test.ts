@@ -3,9 +3,9 @@
 import type { IncomingMessage } from 'node:http';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { countLoads, logKinds, openNotes, reconnectReloaded, watchConsole } from './lib/app';
+import { countLoads, firstNote, logKinds, openNotes, reconnectReloaded, watchConsole } from './lib/app';
 import { freshContext } from './lib/browser';
-import { startHost } from './lib/hosts';
+import { HOSTS, startHost } from './lib/hosts';
 import { BUILDS, site } from './lib/site';
 import { shareChromium, type Shared } from './lib/suite';
 import { sleep, until } from './lib/wait';
@@ -88,4 +88,35 @@ for (const build of BUILDS) {
   });
 
   test.run();
+}
+
+// The same reload on the other hosts (python's http.server, nginx with deploy/nginx.conf): the
+// probe is a HEAD of /sw.js that each must answer, past the worker, over the network.
+for (const build of BUILDS) {
+  for (const kind of HOSTS.filter((other) => other !== 'preview')) {
+    const test = suite<Shared>(`reload on reconnect (${build.name}, ${kind})`);
+    shareChromium(test, () => startHost(kind, site(build.name, 'v1')));
+
+    test('offline then online gives exactly one reload, after one probe that reached the host', async ({ browser, host }) => {
+      const context = await freshContext(browser);
+      const page = await context.newPage();
+      const problems = watchConsole(page);
+      await openNotes(page, host.url);
+      await firstNote(page).fill('typed before going offline');
+      const loads = countLoads(page);
+      const probesBefore = host.log.filter(isProbe).length;
+      await context.setOffline(true);
+      await page.getByText('You are offline; everything here still works.').waitFor({ timeout: 2000 });
+      await context.setOffline(false);
+      await reconnectReloaded(page, loads);
+      assert.is(loads.n, 1, 'one reload');
+      await until('the probe in the host\'s log', () => host.log.filter(isProbe).length > probesBefore);
+      assert.is(host.log.filter(isProbe).length - probesBefore, 1, 'one probe');
+      assert.is(await firstNote(page).inputValue(), 'typed before going offline');
+      assert.equal(problems, []);
+      await context.close();
+    });
+
+    test.run();
+  }
 }

@@ -74,7 +74,7 @@ for (const build of BUILDS) {
       // A navigation: the host's own 404, not the app shell that other unknown paths get.
       const res = await page.goto(new URL('/.well-known/security.txt', host.url).href);
       assert.is(res?.status(), 404);
-      assert.is(await page.getByRole('heading', { name: 'Not found', level: 1 }).count(), kind === 'preview' ? 1 : 0);
+      assert.is(await page.getByRole('heading', { name: 'Not found', level: 1 }).count(), kind === 'python' ? 0 : 1, 'the host\'s 404 answer: 404.html, except on python, which has its own');
       // (Python's error page has no icon, so Chromium also asks for /favicon.ico.)
       assert.is(requestsSince(host, from)[0], '/.well-known/security.txt');
       await context.setOffline(true);

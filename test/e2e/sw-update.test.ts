@@ -138,7 +138,11 @@ for (const build of BUILDS) {
     }
 
     test('a new version with a file missing never installs; the old one keeps working offline', async ({ host }) => {
-      await brokenUpdate(host, (dir) => rmSync(path.join(dir, appScript(next))));
+      await brokenUpdate(host, (dir) => {
+        // Its precompressed copies go too: nginx's gzip_static serves `file.gz` even when `file`
+        // itself is gone, so a deploy missing the file has neither.
+        for (const suffix of ['', '.gz', '.br']) rmSync(path.join(dir, appScript(next) + suffix), { force: suffix !== '' });
+      });
     });
 
     test('a new version with a file whose bytes differ from its hash never installs; the old one keeps working offline', async ({ host }) => {

@@ -13,8 +13,9 @@ for (const build of BUILDS) {
   const test = suite<Shared>(`ui screens (${build.name})`);
   const dist = site(build.name, 'v1');
   const audit = auditOf(dist);
-  // What the worker precaches: every file but itself and the audit (which names the worker's hash).
-  const precached = audit.files.filter((f) => f.path !== 'sw.js' && f.path !== 'audit.json');
+  // What the worker precaches: every file but itself, the audit (which names the worker's hash)
+  // and the hosts' _headers.
+  const precached = audit.files.filter((f) => !['sw.js', 'audit.json', '_headers'].includes(f.path));
   let context: BrowserContext;
   shareChromium(test, () => startHost('preview', dist));
   test.after.each(() => context.close());

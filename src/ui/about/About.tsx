@@ -1,5 +1,7 @@
-// /about, "What this app ships": every file of the build from audit.json, and the licences.
+// /about, "What this app ships": every file of the build from audit.json, the licences, and a
+// link to the SBOM (sbom.cdx.json, written by the build from esbuild's metafile).
 import type { Audit, AuditFile } from '../../audit';
+import { withBase } from '../../base';
 import { formatNumber } from '../format';
 import { useAudit, useFetched, type Fetched } from '../useFetched';
 
@@ -8,13 +10,17 @@ const SIZE_COLUMNS = ['bytes', 'gzip', 'brotli'] as const;
 /** The "What this app ships" screen, below the <h1> that Page renders. */
 export function About() {
   const audit = useAudit();
-  const licences = useFetched('/licenses.txt', (response) => response.text());
+  const licences = useFetched(withBase('/licenses.txt'), (response) => response.text());
   return (
     <>
       {audit.status === 'loading' && <p>Loading…</p>}
       {audit.status === 'failed' && <p>{audit.message}</p>}
       {audit.status === 'loaded' && <FilesTable audit={audit.value} />}
       <h2>Licences of bundled code</h2>
+      <p>
+        <a href={withBase('/sbom.cdx.json')}>Software bill of materials</a> (CycloneDX JSON): every third-party package in the
+        JavaScript, with its version, licence and hash.
+      </p>
       <pre className="lic">{textOf(licences)}</pre>
     </>
   );

@@ -1,16 +1,22 @@
-// The static hosts the tests serve built sites from: the project's preview server and the most
-// minimal host there is, `python3 -m http.server` (no cache headers, no rewrites). Each counts the
-// requests it gets, can switch the folder it serves (a deploy), and can stop answering altogether.
+// The static hosts the tests serve built sites from: the project's preview server, the most
+// minimal host there is, `python3 -m http.server` (no cache headers, no rewrites), and Debian's
+// nginx running the shipped deploy/nginx.conf. Each counts the requests it gets, can switch the
+// folder it serves (a deploy), and can stop answering altogether.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { renameSync, symlinkSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
+import net from 'node:net';
 import path from 'node:path';
 import { listen, type Intercept } from '../../../tools/serve.mjs';
 import { temp } from './site';
+import { until } from './wait';
 
-export type HostKind = 'preview' | 'python';
+export type HostKind = 'preview' | 'python' | 'nginx';
 
 /** Every kind of host the offline layer must work on. */
-export const HOSTS: HostKind[] = ['preview', 'python'];
+export const HOSTS: HostKind[] = ['preview', 'python', 'nginx'];
+
+/** Debian's nginx (`apt-get install -y nginx`); NGINX_PATH overrides. */
+export const NGINX = process.env.NGINX_PATH || '/usr/sbin/nginx';
 
 /** A static host as the tests see it. */
 export interface Host {
@@ -27,11 +33,18 @@ export interface Host {
   close(): Promise<void>;
 }
 
-/** Starts a host of the given kind serving `dir` on a free loopback port; `intercept` (preview only) may answer first. */
-export function startHost(kind: HostKind, dir: string, { intercept }: { intercept?: Intercept } = {}): Promise<Host> {
+/** What a test may change about a host: the preview server's `intercept` may answer first; `editServerBlock` rewrites nginx's deploy/nginx.conf (a misconfigured host). */
+export interface HostOptions {
+  intercept?: Intercept;
+  editServerBlock?: (serverBlock: string) => string;
+}
+
+/** Starts a host of the given kind serving `dir` on a free loopback port. */
+export function startHost(kind: HostKind, dir: string, { intercept, editServerBlock }: HostOptions = {}): Promise<Host> {
+  if (intercept && kind !== 'preview') throw new Error('only the preview server can intercept requests');
+  if (editServerBlock && kind !== 'nginx') throw new Error('only nginx has a server block to edit');
   if (kind === 'preview') return startPreview(dir, intercept);
-  if (intercept) throw new Error('only the preview server can intercept requests');
-  return startPython(dir);
+  return kind === 'nginx' ? startNginx(dir, editServerBlock) : startPython(dir);
 }
 
 /** The paths of the requests a host got since `from` (an index into its log) with `method`. */
@@ -103,8 +116,8 @@ function spawnPython(root: string, port: number, log: Host['log']): Promise<{ ch
   });
 }
 
-/** Ends a python host's process; resolves once it has exited (its sockets are closed by then). */
-function stopPython(child: ChildProcess): Promise<void> {
+/** Ends a host's process by its pid; resolves once it has exited (its sockets are closed by then). */
+function stopProcess(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
   return new Promise((resolve) => {
     child.once('exit', () => resolve());
@@ -112,11 +125,24 @@ function stopPython(child: ChildProcess): Promise<void> {
   });
 }
 
-/** The minimal host. It serves a symlink, so a deploy is an atomic swap of the link. */
-async function startPython(dir: string): Promise<Host> {
+/** A folder `site` linking to `dir`, and setRoot() swapping the link atomically: a deploy. */
+function linkedRoot(dir: string): { link: string; setRoot(next: string): void } {
   const base = temp();
   const link = path.join(base, 'site');
   symlinkSync(path.resolve(dir), link);
+  return {
+    link,
+    setRoot(next) {
+      const swap = path.join(base, `site-${Date.now()}`);
+      symlinkSync(path.resolve(next), swap);
+      renameSync(swap, link);
+    },
+  };
+}
+
+/** The minimal host. It serves a symlink, so a deploy is an atomic swap of the link. */
+async function startPython(dir: string): Promise<Host> {
+  const { link, setRoot } = linkedRoot(dir);
   const log: Host['log'] = [];
   let { child, port } = await spawnPython(link, 0, log);
   let paused = false;
@@ -124,14 +150,10 @@ async function startPython(dir: string): Promise<Host> {
     kind: 'python',
     url: `http://127.0.0.1:${port}/`,
     log,
-    setRoot(next) {
-      const swap = path.join(base, `site-${Date.now()}`);
-      symlinkSync(path.resolve(next), swap);
-      renameSync(swap, link);
-    },
+    setRoot,
     async pause() {
       paused = true;
-      await stopPython(child);
+      await stopProcess(child);
     },
     async resume() {
       if (!paused) return;
@@ -139,6 +161,111 @@ async function startPython(dir: string): Promise<Host> {
       ({ child } = await spawnPython(link, port, log));
       paused = false;
     },
-    close: () => stopPython(child),
+    close: () => stopProcess(child),
+  };
+}
+
+/**
+ * The main configuration of a test's nginx: everything of its own under `prefix` (pid, logs,
+ * temporary files), one access log line of JSON per request, and the shipped server block
+ * (deploy/nginx.conf) with its `listen` and `root` filled in. One process, no workers: it runs as
+ * whoever runs the tests and reads what they can read (a worker would switch to `nobody`).
+ */
+export function nginxConfig(prefix: string, root: string, port: number, editServerBlock = (serverBlock: string) => serverBlock): string {
+  const shipped = editServerBlock(readFileSync(path.join(process.cwd(), 'deploy/nginx.conf'), 'utf8'));
+  const server = shipped.replace(/^(\s*)listen [^;]+;/m, `$1listen 127.0.0.1:${port};`).replace(/^(\s*)root [^;]+;/m, `$1root ${root};`);
+  if (!server.includes(`listen 127.0.0.1:${port};`) || !server.includes(`root ${root};`)) throw new Error('deploy/nginx.conf has no `listen` or no `root` line to fill in');
+  const temps = ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map((name) => `  ${name}_temp_path ${path.join(prefix, name)};`);
+  return [
+    'daemon off;',
+    'master_process off;',
+    `pid ${path.join(prefix, 'nginx.pid')};`,
+    `error_log ${path.join(prefix, 'error.log')};`,
+    'events {}',
+    'http {',
+    '  include /etc/nginx/mime.types;',
+    '  default_type application/octet-stream;',
+    `  log_format tests escape=json '{"method":"$request_method","url":"$request_uri","inm":"$http_if_none_match","ims":"$http_if_modified_since"}';`,
+    `  access_log ${path.join(prefix, 'access.log')} tests;`,
+    ...temps,
+    server,
+    '}',
+    '',
+  ].join('\n');
+}
+
+/** A port that nothing listens on right now (the kernel's pick for port 0). */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as net.AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+/** Whether something accepts connections on the loopback port. */
+const accepting = (port: number): Promise<boolean> =>
+  new Promise((resolve) => {
+    const socket = net.connect(port, '127.0.0.1', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+
+/** Starts nginx with the configuration under `prefix`; resolves once it accepts connections. */
+async function spawnNginx(prefix: string, port: number): Promise<ChildProcess> {
+  if (!existsSync(NGINX)) throw new Error(`nginx not found at ${NGINX}; install it with \`apt-get install -y nginx\` or set NGINX_PATH`);
+  // -e: the error log from the very start (before the configuration is read, nginx opens its
+  // compiled-in /var/log/nginx/error.log, which a test must not need).
+  const child = spawn(NGINX, ['-p', prefix, '-c', path.join(prefix, 'nginx.conf'), '-e', path.join(prefix, 'error.log')], { stdio: 'ignore' });
+  const exited = () => child.exitCode !== null || child.signalCode !== null;
+  await until(`nginx to listen on port ${port}`, async () => exited() || (await accepting(port)), 5000);
+  if (exited()) throw new Error(`nginx exited (${child.exitCode ?? child.signalCode}): ${readFileSync(path.join(prefix, 'error.log'), 'utf8').trim().split('\n').pop()}`);
+  return child;
+}
+
+/** The requests in nginx's access log (one JSON object a line, written as each response ends). */
+function nginxLog(file: string): Host['log'] {
+  if (!existsSync(file)) return [];
+  return readFileSync(file, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => {
+      const entry = JSON.parse(line) as { method: string; url: string; inm: string; ims: string };
+      return { method: entry.method, url: entry.url, revalidation: Boolean(entry.inm || entry.ims) };
+    });
+}
+
+/** Debian's nginx with the shipped server block, serving a symlink (a deploy swaps it). */
+async function startNginx(dir: string, editServerBlock?: (serverBlock: string) => string): Promise<Host> {
+  const { link, setRoot } = linkedRoot(dir);
+  const prefix = temp();
+  for (const name of ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi']) mkdirSync(path.join(prefix, name));
+  const port = await freePort();
+  writeFileSync(path.join(prefix, 'nginx.conf'), nginxConfig(prefix, link, port, editServerBlock));
+  let child = await spawnNginx(prefix, port);
+  let paused = false;
+  const accessLog = path.join(prefix, 'access.log');
+  return {
+    kind: 'nginx',
+    url: `http://127.0.0.1:${port}/`,
+    get log() {
+      return nginxLog(accessLog);
+    },
+    setRoot,
+    async pause() {
+      paused = true;
+      await stopProcess(child);
+    },
+    async resume() {
+      if (!paused) return;
+      child = await spawnNginx(prefix, port);
+      paused = false;
+    },
+    close: () => stopProcess(child),
   };
 }

@@ -1,0 +1,146 @@
+// The headers the README promises, on real responses of the preview server and of Debian's nginx
+// running the shipped deploy/nginx.conf, and `_headers` (Netlify, Cloudflare Pages) saying the
+// same: all three come from one table (tools/headers.mjs), and these tests read what each host
+// actually sends. No browser: plain HTTP requests, with no decoding, so the bytes are the wire's.
+import { readFileSync } from 'node:fs';
+import http from 'node:http';
+import path from 'node:path';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { startHost, type Host, type HostKind } from './lib/hosts';
+import { audit, BUILDS, site } from './lib/site';
+
+/** What one request got: status, headers (lower-case names), and the body as sent (not decoded). */
+interface Answer {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  body: Buffer;
+}
+
+/** GETs `urlPath` from the host, asking for `encoding` (none by default). */
+function get(host: Host, urlPath: string, encoding = 'identity'): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const request = http.get(new URL(urlPath, host.url), { headers: { 'Accept-Encoding': encoding } }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks) }));
+      response.on('error', reject);
+    });
+    request.on('error', reject);
+  });
+}
+
+/** One rule of a `_headers` file: a path pattern (`*` matches any rest) and its headers. */
+interface Rule {
+  pattern: string;
+  headers: [string, string][];
+}
+
+/**
+ * Parses `_headers` as Netlify and Cloudflare Pages read it: a line starting with `/` opens a
+ * rule, indented `Name: value` lines belong to it, `#` lines are comments.
+ */
+function parseHeadersFile(text: string): Rule[] {
+  const rules: Rule[] = [];
+  for (const line of text.split('\n')) {
+    if (!line.trim() || line.trimStart().startsWith('#')) continue;
+    if (line.startsWith('/')) {
+      rules.push({ pattern: line.trim(), headers: [] });
+      continue;
+    }
+    const colon = line.indexOf(':');
+    assert.ok(/^\s+\S/.test(line) && colon > 0 && rules.length > 0, `a header line belongs to a rule: ${JSON.stringify(line)}`);
+    rules.at(-1)!.headers.push([line.slice(0, colon).trim(), line.slice(colon + 1).trim()]);
+  }
+  return rules;
+}
+
+/** The headers `_headers` gives a path: every matching rule's, none set twice (hosts would join or override). */
+function headersFromFile(rules: Rule[], urlPath: string): Record<string, string> {
+  const matches = (pattern: string) => (pattern.endsWith('*') ? urlPath.startsWith(pattern.slice(0, -1)) : urlPath === pattern);
+  const headers: Record<string, string> = {};
+  for (const rule of rules.filter((candidate) => matches(candidate.pattern))) {
+    for (const [name, value] of rule.headers) {
+      assert.not.ok(name in headers, `${urlPath}: ${name} is set by two rules of _headers`);
+      headers[name] = value;
+    }
+  }
+  return headers;
+}
+
+/** The promised headers as a host sent them, under the names `_headers` uses; Content-Type as its media type only. */
+function promisedFrom(answer: Answer, names: string[]): Record<string, string> {
+  const sent: Record<string, string> = {};
+  for (const name of names) {
+    const value = answer.headers[name.toLowerCase()];
+    if (value === undefined) continue;
+    sent[name] = name === 'Content-Type' ? String(value).split(';')[0].trim() : String(value);
+  }
+  return sent;
+}
+
+/** The URL paths the site is used at: every file of audit.json, and each route's folder URL. */
+function urlPathsOfSite(dir: string): string[] {
+  return audit(dir).files.flatMap(({ path: file }) => (file.endsWith('index.html') ? ['/' + file.slice(0, -'index.html'.length), '/' + file] : ['/' + file]));
+}
+
+const PROMISED = ['Cache-Control', 'Content-Security-Policy', 'X-Content-Type-Options', 'Referrer-Policy', 'Content-Type'];
+const HEADER_HOSTS: HostKind[] = ['preview', 'nginx'];
+
+for (const build of BUILDS) {
+  const dir = site(build.name, 'v1');
+  const rules = parseHeadersFile(readFileSync(path.join(dir, '_headers'), 'utf8'));
+  for (const kind of HEADER_HOSTS) {
+    const test = suite<{ host: Host }>(`promised headers (${build.name}, ${kind})`);
+    test.before(async (context) => {
+      context.host = await startHost(kind, dir);
+    });
+    test.after(async ({ host }) => host?.close());
+
+    test('every file answers 200 with exactly the headers _headers gives its path (one table for all three)', async ({ host }) => {
+      const urlPaths = urlPathsOfSite(dir).filter((urlPath) => urlPath !== '/_headers');
+      assert.ok(urlPaths.length >= 15, `${urlPaths.length} paths`);
+      for (const urlPath of urlPaths) {
+        const answer = await get(host, urlPath);
+        assert.is(answer.status, 200, urlPath);
+        const fromFile = headersFromFile(rules, urlPath);
+        // Content-Type is in _headers only where the host's own guess is not enough (the manifest).
+        const sent = promisedFrom(answer, PROMISED.filter((name) => name !== 'Content-Type' || name in fromFile));
+        assert.equal(sent, fromFile, urlPath);
+      }
+    });
+
+    test('the README\'s promises, on real responses: no-cache on sw.js and the HTML, immutable on /assets/, CSP, nosniff, the manifest type', async ({ host }) => {
+      const files = audit(dir).files.map((file) => file.path);
+      const script = files.find((file) => /^assets\/app-\w+\.js$/.test(file))!;
+      for (const urlPath of ['/sw.js', '/', '/index.html', '/status/', '/about/', '/404.html']) assert.is((await get(host, urlPath)).headers['cache-control'], 'no-cache', urlPath);
+      const asset = await get(host, '/' + script);
+      assert.is(asset.headers['cache-control'], 'public, max-age=31536000, immutable');
+      for (const urlPath of ['/', '/' + script, '/sw.js', '/manifest.webmanifest']) {
+        const answer = await get(host, urlPath);
+        assert.is(answer.headers['content-security-policy'], "default-src 'self'", urlPath);
+        assert.is(answer.headers['x-content-type-options'], 'nosniff', urlPath);
+      }
+      assert.match(String((await get(host, '/manifest.webmanifest')).headers['content-type']), /^application\/manifest\+json(;|$)/);
+    });
+
+    test('an unknown path answers 404 with the app\'s 404.html, revalidated, with the same CSP', async ({ host }) => {
+      for (const urlPath of ['/no-such-page', '/assets/app-NOSUCHFILE.js']) {
+        const answer = await get(host, urlPath);
+        assert.is(answer.status, 404, urlPath);
+        assert.ok(answer.body.equals(readFileSync(path.join(dir, '404.html'))), `${urlPath}: the body is 404.html`);
+        assert.is(answer.headers['cache-control'], 'no-cache', `${urlPath}: a missing file is never cached for a year`);
+        assert.is(answer.headers['content-security-policy'], "default-src 'self'", urlPath);
+      }
+    });
+
+    test('text goes out as the precompressed copy the build wrote beside it, with Vary: Accept-Encoding', async ({ host }) => {
+      const answer = await get(host, '/', 'gzip');
+      assert.is(answer.headers['content-encoding'], 'gzip');
+      assert.match(String(answer.headers.vary), /Accept-Encoding/i);
+      assert.ok(answer.body.equals(readFileSync(path.join(dir, 'index.html.gz'))), 'the bytes of index.html.gz');
+    });
+
+    test.run();
+  }
+}

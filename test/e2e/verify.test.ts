@@ -1,0 +1,177 @@
+// `npm run verify -- <URL>` (tools/verify.mjs) against real hosts, the preview server and nginx
+// with the shipped config: a clean deploy passes; an altered byte, a missing file and a wrong
+// header each give one clear line and exit 1; an unreachable URL and a URL that is not http(s)
+// give one line and exit 2, never a stack trace.
+import { spawn } from 'node:child_process';
+import { mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { headersFor } from '../../tools/headers.mjs';
+import { startHost, type Host, type HostKind } from './lib/hosts';
+import { appScript, audit, BUILDS, copySite, site } from './lib/site';
+
+/** Runs the verify tool as a user does (asynchronously: the preview server answers in this process). */
+function verify(url: string, dist: string): Promise<{ code: number | null; stdout: string[]; stderr: string[] }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ['tools/verify.mjs', url, '--dist', dist], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => (stdout += chunk));
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    const lines = (text: string) => text.split('\n').filter(Boolean);
+    child.on('close', (code) => resolve({ code, stdout: lines(stdout), stderr: lines(stderr) }));
+  });
+}
+
+/** A copy of a built site with `change` applied: a broken deploy. */
+function brokenCopy(dir: string, change: (copy: string) => void): string {
+  const copy = copySite(dir);
+  change(copy);
+  return copy;
+}
+
+/** Removes a file of a site and its precompressed copies (a host such as nginx serves `file.gz` alone). */
+function removeWithCopies(dir: string, file: string): void {
+  for (const suffix of ['', '.gz', '.br']) rmSync(path.join(dir, file + suffix), { force: suffix !== '' });
+}
+
+/** A loopback port nothing listens on. */
+function closedPort(): Promise<number> {
+  return new Promise((resolve) => {
+    const probe = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as net.AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+const VERIFY_HOSTS: HostKind[] = ['preview', 'nginx'];
+const dist = site('react', 'v1');
+const fileCount = audit(dist).files.length + 1; // and audit.json itself
+
+for (const kind of VERIFY_HOSTS) {
+  const test = suite<{ host: Host }>(`npm run verify (${kind})`);
+  test.before(async (context) => {
+    context.host = await startHost(kind, dist);
+  });
+  test.after.each(({ host }) => host.setRoot(dist));
+  test.after(async ({ host }) => host?.close());
+
+  for (const build of BUILDS) {
+    test(`a clean deploy (${build.name}) passes: exit 0 and one summary line`, async ({ host }) => {
+      host.setRoot(site(build.name, 'v1'));
+      const result = await verify(host.url, site(build.name, 'v1'));
+      assert.equal(result.stderr, []);
+      assert.equal(result.stdout.length, 1, result.stdout.join('\n'));
+      assert.match(result.stdout[0], new RegExp(`^verify: OK, ${audit(site(build.name, 'v1')).files.length + 1} files of version \\w+ \\(${build.name} build\\) at ${host.url}`));
+      assert.is(result.code, 0);
+    });
+  }
+
+  test('one altered byte: one ALTERED line naming the file, exit 1', async ({ host }) => {
+    host.setRoot(
+      brokenCopy(dist, (copy) => {
+        const file = path.join(copy, 'licenses.txt');
+        const text = readFileSync(file, 'utf8');
+        assert.ok(text.includes('MIT'));
+        writeFileSync(file, text.replace('MIT', 'MIX'));
+        // Its precompressed copies go too, or a host would send the intact bytes from them.
+        rmSync(file + '.gz');
+        rmSync(file + '.br');
+      }),
+    );
+    const result = await verify(host.url, dist);
+    assert.is(result.stdout.length, 2, result.stdout.join('\n'));
+    assert.match(result.stdout[0], /^ALTERED licenses\.txt: \d+ bytes with sha384-\S+, dist\/ has \d+ bytes with sha384-\S+$/);
+    assert.match(result.stdout[1], new RegExp(`^verify: FAILED, 1 problem \\(1 altered\\) in ${fileCount} files`));
+    assert.is(result.code, 1);
+  });
+
+  test('a missing file: one MISSING line naming the file and the status, exit 1', async ({ host }) => {
+    const script = appScript(dist);
+    host.setRoot(brokenCopy(dist, (copy) => removeWithCopies(copy, script)));
+    const result = await verify(host.url, dist);
+    assert.equal(result.stdout[0], `MISSING ${script}: HTTP 404 (${new URL(script, host.url).href})`);
+    assert.match(result.stdout[1], /^verify: FAILED, 1 problem \(1 missing\)/);
+    assert.is(result.stdout.length, 2, result.stdout.join('\n'));
+    assert.is(result.code, 1);
+  });
+
+  test('a URL that is not http(s): one line, exit 2', async () => {
+    const result = await verify('ftp://127.0.0.1/', dist);
+    assert.equal(result.stderr, ['verify: only http:// and https:// sites can be checked, not ftp://']);
+    assert.equal(result.stdout, []);
+    assert.is(result.code, 2);
+  });
+
+  test.run();
+}
+
+// A wrong header, as each host gets one: the preview server answering sw.js with a cache lifetime
+// (intercepted), nginx with a line dropped from its manifest location; and no host at all.
+const wrong = suite('npm run verify: misconfigured and unreachable hosts');
+
+wrong('preview server: sw.js with max-age=600 gives one HEADER line, exit 1', async () => {
+  const host = await startHost('preview', dist, {
+    intercept: (req, res) => {
+      if (req.url !== '/sw.js') return false;
+      res.writeHead(200, { ...headersFor('/sw.js'), 'Cache-Control': 'public, max-age=600', 'Content-Type': 'text/javascript' }).end(readFileSync(path.join(dist, 'sw.js')));
+      return true;
+    },
+  });
+  try {
+    const result = await verify(host.url, dist);
+    assert.equal(result.stdout.slice(0, -1), ['HEADER sw.js: Cache-Control is "public, max-age=600", expected "no-cache"']);
+    assert.match(result.stdout.at(-1)!, /^verify: FAILED, 1 problem \(1 wrong header\)/);
+    assert.is(result.code, 1);
+  } finally {
+    await host.close();
+  }
+});
+
+wrong('nginx: a manifest location that drops nosniff gives one HEADER line, exit 1', async () => {
+  const host = await startHost('nginx', dist, {
+    editServerBlock: (block) => {
+      const manifest = block.indexOf('location ~ \\.webmanifest$');
+      const edited = block.slice(0, manifest) + block.slice(manifest).replace(/\n\s*add_header X-Content-Type-Options [^\n]*/, '');
+      assert.is.not(edited, block, 'the edit applies');
+      return edited;
+    },
+  });
+  try {
+    const result = await verify(host.url, dist);
+    assert.equal(result.stdout.slice(0, -1), ['HEADER manifest.webmanifest: X-Content-Type-Options is missing, expected "nosniff"']);
+    assert.match(result.stdout.at(-1)!, /^verify: FAILED, 1 problem \(1 wrong header\)/);
+    assert.is(result.code, 1);
+  } finally {
+    await host.close();
+  }
+});
+
+wrong('an unreachable URL: one line naming the reason, exit 2, no stack trace', async () => {
+  const url = `http://127.0.0.1:${await closedPort()}/`;
+  const result = await verify(url, dist);
+  assert.equal(result.stderr, [`verify: cannot reach ${url}: ECONNREFUSED`]);
+  assert.equal(result.stdout, []);
+  assert.is(result.code, 2);
+});
+
+wrong('a sub-path deploy (--base /my-app/) on nginx passes when given its base URL', async () => {
+  const base = site('react', 'base');
+  const root = path.join(copySite(dist), '..', 'www');
+  mkdirSync(root);
+  symlinkSync(base, path.join(root, 'my-app'));
+  const host = await startHost('nginx', root);
+  try {
+    const result = await verify(new URL('my-app/', host.url).href, base);
+    assert.equal(result.stderr, []);
+    assert.match(result.stdout.join('\n'), new RegExp(`^verify: OK, ${audit(base).files.length + 1} files of version \\w+ \\(react build\\) at ${host.url}my-app/`));
+    assert.is(result.code, 0);
+  } finally {
+    await host.close();
+  }
+});
+
+wrong.run();

@@ -1,0 +1,168 @@
+// The one table of the HTTP headers a host must send with dist/, and every place that says it:
+// the preview server (tools/serve.mjs) asks headersFor(); the build writes `_headers` for Netlify
+// and Cloudflare Pages with headersFile(); deploy/nginx.conf is nginxServerBlock() (regenerate it
+// with `node tools/headers.mjs --nginx > deploy/nginx.conf`; a unit test fails when it drifts).
+// Usage: node tools/headers.mjs --nginx
+
+/** The file the build writes for Netlify and Cloudflare Pages, which read it and do not serve it. */
+export const HEADERS_FILE = '_headers';
+
+/**
+ * The URL paths of content-hashed files, which a new version never reuses: in an `assets/`
+ * folder (at the root, or under a `--base` such as /my-app/assets/) and named `<name>-<hash>.<ext>`
+ * (esbuild's `[name]-[hash]`). Written so that JavaScript and nginx (PCRE) read it alike. Only
+ * the name proves the hash: dev builds write `/assets/app.js`, which changes on every save and
+ * must be revalidated like everything else.
+ */
+export const HASHED_ASSET_PATTERN = '/assets/[^/]+-[A-Za-z0-9]{8,}\\.[A-Za-z0-9]+$';
+const HASHED_ASSET = new RegExp(HASHED_ASSET_PATTERN);
+
+/** Cache-Control per kind of path. */
+export const CACHE_CONTROL = {
+  // Content-hashed: a year, and `immutable` so a reload does not revalidate them (RFC 8246).
+  immutable: 'public, max-age=31536000, immutable',
+  // Everything else (sw.js, the HTML, the manifests) may be stored but is revalidated on every
+  // use, so a deploy is seen at once: browsers check sw.js against the HTTP cache unless it says
+  // so (the page registers with updateViaCache 'none' too, for hosts that send nothing).
+  revalidate: 'no-cache',
+};
+
+/** Headers every response carries: CSP with nothing inline, no MIME sniffing, no referrer leaks. */
+export const SECURITY_HEADERS = {
+  'Content-Security-Policy': "default-src 'self'",
+  'X-Content-Type-Options': 'nosniff',
+  'Referrer-Policy': 'no-referrer',
+};
+
+/** The media type of the web app manifest (W3C Web App Manifest, "Media type registration"). */
+export const MANIFEST_TYPE = 'application/manifest+json';
+
+/** Content-Type per file extension, as the preview server sends them. */
+export const CONTENT_TYPES = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json; charset=utf-8',
+  '.webmanifest': `${MANIFEST_TYPE}; charset=utf-8`,
+  '.txt': 'text/plain; charset=utf-8',
+  '.png': 'image/png',
+  '.svg': 'image/svg+xml',
+  '.ico': 'image/x-icon',
+  '.woff2': 'font/woff2',
+};
+
+/** Cache-Control for a URL path (`/assets/app-X.js`, `/status/`, `/sw.js`). */
+export const cacheControlOf = (urlPath) => (HASHED_ASSET.test(urlPath) ? CACHE_CONTROL.immutable : CACHE_CONTROL.revalidate);
+
+/**
+ * The headers this project promises for a URL path answered with a file: Cache-Control, the
+ * security headers and, for the web app manifest, its media type. What the README's table says.
+ */
+export function headersFor(urlPath) {
+  return {
+    'Cache-Control': cacheControlOf(urlPath),
+    ...SECURITY_HEADERS,
+    ...(urlPath.endsWith('.webmanifest') ? { 'Content-Type': MANIFEST_TYPE } : {}),
+  };
+}
+
+/**
+ * The URL paths a file of dist/ is reachable at: itself, and for `dir/index.html` also `dir/`
+ * (the URL the worker precaches and the links use).
+ */
+export function urlPathsOf(filePath) {
+  const paths = ['/' + filePath];
+  if (filePath === 'index.html' || filePath.endsWith('/index.html')) paths.unshift('/' + filePath.slice(0, -'index.html'.length));
+  return paths;
+}
+
+/**
+ * `_headers` for Netlify and Cloudflare Pages: the security headers for every path, then
+ * Cache-Control (and the manifest's type) named file by file, since its patterns cannot say
+ * "a hashed name". Both hosts apply every rule that matches, and a header set by two matching
+ * rules is joined (Cloudflare: "a, b") or overridden (Netlify), so no header here is set by two
+ * rules that match one path: `/*` carries no Cache-Control.
+ */
+export function headersFile(filePaths, base = '/') {
+  const rule = (pattern, headers) => [pattern, ...Object.entries(headers).map(([name, value]) => `  ${name}: ${value}`)].join('\n');
+  const rules = [rule('/*', SECURITY_HEADERS)];
+  for (const file of [...filePaths].sort()) {
+    if (file === HEADERS_FILE) continue;
+    for (const urlPath of urlPathsOf(file)) {
+      const { 'Cache-Control': cacheControl, 'Content-Type': type } = headersFor(urlPath);
+      rules.push(rule(base + urlPath.slice(1), { 'Cache-Control': cacheControl, ...(type ? { 'Content-Type': type } : {}) }));
+    }
+  }
+  const head = [
+    '# Response headers for Netlify and Cloudflare Pages, written by the build from tools/headers.mjs.',
+    '# No header is set by two rules that match one path (the hosts join or override duplicates).',
+  ];
+  return `${head.join('\n')}\n\n${rules.join('\n\n')}\n`;
+}
+
+const NGINX_INDENT = '    ';
+
+/**
+ * nginx `add_header` lines. `always` adds them to error answers too (the 404 page), except a
+ * year of caching: an error must never be kept that long.
+ */
+const addHeaders = (headers, indent) =>
+  Object.entries(headers).map(([name, value]) => {
+    const always = value === CACHE_CONTROL.immutable ? '' : ' always';
+    return `${indent}add_header ${name} "${value.replaceAll('"', '\\"')}"${always};`;
+  });
+
+/**
+ * deploy/nginx.conf: one server block with the same headers as headersFor(). nginx's `add_header`
+ * is inherited only by a level that has none of its own, so every location repeats the whole set.
+ */
+export function nginxServerBlock() {
+  const i1 = NGINX_INDENT;
+  const i2 = NGINX_INDENT.repeat(2);
+  const location = (match, headers, extra = []) => [`${i1}location ${match} {`, ...extra.map((line) => i2 + line), ...addHeaders(headers, i2), `${i1}}`];
+  return [
+    '# offline-shell on nginx: a server block to include inside `http { }` (after mime.types, as',
+    "# Debian's /etc/nginx/nginx.conf does for sites-enabled/). Generated from tools/headers.mjs:",
+    '# `node tools/headers.mjs --nginx > deploy/nginx.conf`. Replace `root` with your dist/ folder.',
+    'server {',
+    `${i1}listen 80;`,
+    `${i1}server_name _;`,
+    `${i1}root /srv/offline-shell/dist;`,
+    `${i1}index index.html;`,
+    `${i1}# Redirects (/status -> /status/) name no host or port: right behind a proxy or a TLS terminator too.`,
+    `${i1}absolute_redirect off;`,
+    `${i1}charset utf-8;`,
+    `${i1}charset_types text/css text/plain application/javascript application/json ${MANIFEST_TYPE};`,
+    '',
+    `${i1}# The build writes a .gz copy beside every text file: sent as is to browsers that accept gzip.`,
+    `${i1}gzip_static on;`,
+    `${i1}# Anything without a copy is compressed on the fly; Vary keeps the encodings apart in caches.`,
+    `${i1}gzip on;`,
+    `${i1}gzip_types text/css text/plain application/javascript application/json ${MANIFEST_TYPE} image/svg+xml;`,
+    `${i1}gzip_vary on;`,
+    '',
+    `${i1}# One file per route (status/index.html), so no rewrites; unknown paths get the app's 404 page.`,
+    `${i1}try_files $uri $uri/ =404;`,
+    `${i1}error_page 404 /404.html;`,
+    '',
+    ...location('/', headersFor('/')),
+    '',
+    // Quoted: the braces of `{8,}` would otherwise end the directive.
+    ...location(`~ "${HASHED_ASSET_PATTERN}"`, { 'Cache-Control': CACHE_CONTROL.immutable, ...SECURITY_HEADERS }),
+    '',
+    // `types` at this level replaces the whole inherited map, so this location's files get only
+    // the manifest type (mime.types of nginx 1.22 has no entry for .webmanifest).
+    ...location('~ \\.webmanifest$', { 'Cache-Control': CACHE_CONTROL.revalidate, ...SECURITY_HEADERS }, ['types { }', `default_type ${MANIFEST_TYPE};`]),
+    '}',
+    '',
+  ].join('\n');
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  if (process.argv[2] !== '--nginx') {
+    console.error('usage: node tools/headers.mjs --nginx > deploy/nginx.conf');
+    process.exit(2);
+  }
+  process.stdout.write(nginxServerBlock());
+}
