@@ -2,6 +2,7 @@
 // `pagehide`, hidden tabs and reloads, and merging what another tab saved (`storage` event).
 import { storageKey } from '../app-name';
 import { onFlush } from '../offline/flush';
+import { persistWithoutPrompt } from '../offline/persistence';
 import { area, load, save, type StorageProblem } from '../offline/storage';
 import { createStore, type Store } from '../store';
 import { mergeBackup } from './backup';
@@ -54,6 +55,8 @@ export function flushNotes(): void {
   // A failed save stays pending: the text stays on screen and the next flush tries again.
   dirty = !!problem;
   state.update({ problem });
+  // There is something worth keeping now: ask the browser to keep it, where it cannot prompt.
+  if (!problem && doc.notes.some((note) => note.text)) persistWithoutPrompt().catch(() => {});
 }
 
 /** Adds an empty note at the end; returns its id. */

@@ -2,6 +2,7 @@
 import { useEffect, useState, type ReactNode } from 'react';
 import { connectivity, connectivityLog, type Connectivity } from '../../offline/connectivity';
 import { verifyPrecache, type PrecacheVerdict } from '../../offline/precache-check';
+import { askToPersist, persistence, type PersistAsk } from '../../offline/persistence';
 import { checkForUpdate, registration } from '../../offline/registration';
 import type { RepairReport } from '../../repair-report';
 import { formatSize, formatTime } from '../format';
@@ -143,25 +144,24 @@ function precacheCheckContent(check: CheckState): ReactNode {
 }
 
 /** What the page knows of the device's storage: nothing yet, not reported, or an estimate. */
-type StorageReport = { status: 'unknown' } | { status: 'unsupported' } | { status: 'known'; usage: number; quota: number; persisted: boolean; askedToPersist: boolean };
+type StorageReport = { status: 'unknown' } | { status: 'unsupported' } | { status: 'known'; usage: number; quota: number; persisted: boolean };
 
 /** Used and quota, and whether the browser keeps our data under storage pressure. */
 function StorageFacts() {
   const [report, setReport] = useState<StorageReport>({ status: 'unknown' });
+  const asked = useStore(persistence);
   // Read in an effect, never while rendering: the prerendered HTML (no navigator at build time)
-  // and the first render in the page must be the same neutral rows.
-  const read = async (askedToPersist: boolean) => {
+  // and the first render in the page must be the same neutral rows. Read again after each ask.
+  useEffect(() => {
     const storage = navigator.storage;
     if (!storage) {
       setReport({ status: 'unsupported' });
       return;
     }
-    const [estimate, persisted] = await Promise.all([storage.estimate(), storage.persisted()]);
-    setReport({ status: 'known', usage: estimate.usage ?? 0, quota: estimate.quota ?? 0, persisted, askedToPersist });
-  };
-  useEffect(() => {
-    read(false);
-  }, []);
+    Promise.all([storage.estimate(), storage.persisted()]).then(([estimate, persisted]) =>
+      setReport({ status: 'known', usage: estimate.usage ?? 0, quota: estimate.quota ?? 0, persisted }),
+    );
+  }, [asked]);
   if (report.status === 'unsupported') return <p>Not reported by this browser.</p>;
   const known = report.status === 'known' ? report : undefined;
   return (
@@ -169,21 +169,22 @@ function StorageFacts() {
       <Facts
         rows={[
           ['Used', known?.quota ? `${formatSize(known.usage)} of ${formatSize(known.quota)}` : '…'],
-          ['Persistent', known ? persistenceText(known) : '…'],
+          ['Persistent', known ? persistenceText(known.persisted, asked) : '…'],
         ]}
       />
       {known && !known.persisted && (
         <p>
-          <button type="button" onClick={() => navigator.storage.persist().then(() => read(true))}>Keep data on this device</button>
+          <button type="button" onClick={() => askToPersist().catch(() => {})}>Keep data on this device</button>
         </p>
       )}
+      <p>Whatever the browser decides, a backup file (on the Notes screen) is what keeps your notes safe.</p>
     </>
   );
 }
 
 /** Whether storage is persistent, and if not, why it matters or that the browser said no. */
-function persistenceText({ persisted, askedToPersist }: { persisted: boolean; askedToPersist: boolean }): string {
+function persistenceText(persisted: boolean, asked: PersistAsk): string {
   if (persisted) return 'yes';
-  if (askedToPersist) return 'no: the browser declined';
+  if (asked === 'declined') return 'no: the browser declined';
   return 'no: may be cleared when space runs low';
 }
