@@ -12,11 +12,11 @@ const report: RepairReport = { missing: [], repaired: 0, repairing: false, offli
 const repairs = new Map<string, Promise<boolean>>();
 let manifest: Manifest | undefined;
 let checking: Promise<void> | undefined;
+/** Reaches every page of the app, controlled or not (Safari before 15.4 has no BroadcastChannel: no reports there). */
+const channel = globalThis.BroadcastChannel ? new BroadcastChannel(REPAIR_CHANNEL) : undefined;
 
-/** Tells every page of the app where the cache stands (a BroadcastChannel reaches them all; Safari < 15.4 has none). */
-function broadcast(): void {
-  if (globalThis.BroadcastChannel) new BroadcastChannel(REPAIR_CHANNEL).postMessage(report);
-}
+/** Tells every page of the app where the cache stands. */
+const broadcast = (): void => channel?.postMessage(report);
 
 /** This version's cached copy of `url`, or undefined. `match` with cacheName does not create an evicted cache, as open() would. */
 export const cached = (url: string): Promise<Response | undefined> => caches.match(url, { cacheName: CACHE_NAME });
