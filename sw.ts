@@ -8,6 +8,7 @@ import { cacheKeys } from './src/sw/cache-keys';
 import { CACHE_NAME, NETWORK_ONLY, VERSION } from './src/sw/config';
 import { deleteOurCaches } from './src/sw/our-caches';
 import { precacheVerified } from './src/sw/precache';
+import { checkAndRepair } from './src/sw/repair';
 
 declare const self: ServiceWorkerGlobalScope;
 
@@ -25,9 +26,14 @@ self.addEventListener('fetch', (event) => {
   if (request.method !== 'GET') return;
   const url = new URL(request.url);
   if (url.origin !== location.origin) return;
-  const keys = cacheKeys(url.pathname, request.mode === 'navigate', NETWORK_ONLY);
+  const isNavigation = request.mode === 'navigate';
+  const keys = cacheKeys(url.pathname, isNavigation, NETWORK_ONLY);
   if (keys.length === 0) return;
-  event.respondWith(cacheFirst(request, keys));
+  const answered = cacheFirst(request, keys);
+  event.respondWith(answered);
+  // A navigation is an update check: then every precached file is checked and the missing ones
+  // refetched, after the answer (never delaying it); waitUntil keeps the worker alive meanwhile.
+  if (isNavigation) event.waitUntil(answered.then(checkAndRepair, checkAndRepair));
 });
 
 self.addEventListener('message', (event) => {
@@ -35,6 +41,8 @@ self.addEventListener('message', (event) => {
   if (type === 'SKIP_WAITING') self.skipWaiting();
   // For the status page and the update banner: which version this worker serves.
   if (type === 'GET_VERSION') event.ports[0]?.postMessage({ version: VERSION });
+  // The page's own update checks (at start, so after each activation; hourly; on reconnect).
+  if (type === 'CHECK_CACHE') event.waitUntil(checkAndRepair());
 });
 
 /**

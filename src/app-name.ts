@@ -22,5 +22,8 @@ export const CACHE_PREFIX = APP_NAME + '-';
 /** The BroadcastChannel the worker reports install progress on (it reaches uncontrolled pages too). */
 export const PROGRESS_CHANNEL = APP_NAME + ':install-progress';
 
+/** The BroadcastChannel the worker reports its cache's repairs on (src/repair-report.ts says what it sends). */
+export const REPAIR_CHANNEL = APP_NAME + ':cache-repair';
+
 /** A localStorage or sessionStorage key of this app: `<name>:<what>`. */
 export const storageKey = (what: string): string => `${APP_NAME}:${what}`;

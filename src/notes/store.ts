@@ -2,9 +2,11 @@
 // `pagehide`, hidden tabs and reloads, and merging what another tab saved (`storage` event).
 import { storageKey } from '../app-name';
 import { onFlush } from '../offline/flush';
+import { persistWithoutPrompt } from '../offline/persistence';
 import { area, load, save, type StorageProblem } from '../offline/storage';
 import { createStore, type Store } from '../store';
-import { merge, newId, recover, type Doc } from './model';
+import { mergeBackup } from './backup';
+import { merge, newId, recover, type Doc, type Note } from './model';
 
 /** What the Notes screen shows: the notes, and what went wrong with the device's storage. */
 export interface NotesState {
@@ -53,6 +55,8 @@ export function flushNotes(): void {
   // A failed save stays pending: the text stays on screen and the next flush tries again.
   dirty = !!problem;
   state.update({ problem });
+  // There is something worth keeping now: ask the browser to keep it, where it cannot prompt.
+  if (!problem && doc.notes.some((note) => note.text)) persistWithoutPrompt().catch(() => {});
 }
 
 /** Adds an empty note at the end; returns its id. */
@@ -70,6 +74,27 @@ export function editNote(id: string, text: string): void {
 /** Deletes a note (and remembers when, so another tab's older copy does not bring it back). */
 export function deleteNote(id: string): void {
   change({ notes: doc.notes.filter((note) => note.id !== id), gone: { ...doc.gone, [id]: Date.now() } });
+}
+
+/** What a restore did: notes added and updated, or why nothing changed (storage full). */
+export type RestoreOutcome = { added: number; updated: number } | { problem: 'full' };
+
+/**
+ * Merges a backup's notes into this device's (src/notes/backup.ts mergeBackup) and writes the
+ * result in one setItem: it is all stored, or, when storage is full, nothing changes at all (not
+ * even on screen). Without any storage the notes merge for this session, as every edit does.
+ */
+export function restoreNotes(backupNotes: Note[]): RestoreOutcome {
+  const { doc: merged, added, updated } = mergeBackup(doc, backupNotes);
+  const problem = save(NOTES_KEY, { v: 1, ...merged }, storage);
+  if (problem === 'full') return { problem };
+  // The merge holds every pending edit too: it is saved now, or (no storage) as saved as it gets.
+  clearTimeout(timer);
+  timer = undefined;
+  dirty = false;
+  doc = merged;
+  state.update({ notes: merged.notes, problem: problem === 'unavailable' ? problem : undefined });
+  return { added, updated };
 }
 
 /** Loads the notes and starts saving them; `storage` and `debounceMs` are for tests. Returns a stop function. */

@@ -1,7 +1,8 @@
 // The service worker's state for the UI, and the page's side of updates: register /sw.js, follow
 // the install (with progress), offer a waiting version, and reload once when the user takes it.
-import { PROGRESS_CHANNEL, storageKey } from '../app-name';
+import { PROGRESS_CHANNEL, REPAIR_CHANNEL, storageKey } from '../app-name';
 import { BASE, withBase } from '../base';
+import type { RepairReport } from '../repair-report';
 import { createStore, type Store } from '../store';
 import { reloadAfterFlush } from './flush';
 import { claimReload } from './reload-guard';
@@ -22,6 +23,8 @@ export interface RegistrationSnapshot {
   /** When the page last asked the server for a new sw.js (ms since epoch). */
   lastCheck: number | null;
   error: string | null;
+  /** The worker's last check of its cache (missing files, repairs), once it reported one. */
+  repair: RepairReport | null;
 }
 
 /** What the active worker answers to GET_VERSION. */
@@ -29,7 +32,7 @@ export interface WorkerVersion {
   version: string;
 }
 
-const state = createStore<RegistrationSnapshot>({ state: 'unknown', progress: null, version: null, scope: null, lastCheck: null, error: null });
+const state = createStore<RegistrationSnapshot>({ state: 'unknown', progress: null, version: null, scope: null, lastCheck: null, error: null, repair: null });
 
 /** The registration store. */
 export const registration: Store<RegistrationSnapshot> = state;
@@ -53,7 +56,11 @@ function syncState(registered: ServiceWorkerRegistration): void {
   }
   if (active?.state === 'activated') {
     state.update({ state: 'ready' });
-    if (active !== versionAskedOf) askVersion(active);
+    if (active !== versionAskedOf) {
+      askVersion(active);
+      // A newly active worker (this page load, or an activation) checks its cache once.
+      active.postMessage({ type: 'CHECK_CACHE' });
+    }
     return;
   }
   if (registered.installing || registered.waiting) {
@@ -126,6 +133,12 @@ function listenForProgress(): void {
   };
 }
 
+/** Follows the worker's reports on its cache: files missing, being repaired, repaired. */
+function listenForRepairs(): void {
+  if (!self.BroadcastChannel) return;
+  new BroadcastChannel(REPAIR_CHANNEL).onmessage = (event: MessageEvent<RepairReport>) => state.update({ repair: event.data });
+}
+
 /** Registers /sw.js, then follows its workers and checks for updates hourly and when back online. */
 async function register(serviceWorker: ServiceWorkerContainer): Promise<void> {
   let registered: ServiceWorkerRegistration | undefined;
@@ -169,6 +182,7 @@ export function startRegistration(): void {
   state.update({ state: 'registering' });
   reloadOnControllerChange(serviceWorker);
   listenForProgress();
+  listenForRepairs();
   // After `load`: the install's downloads must not compete with the page's own.
   if (document.readyState === 'complete') register(serviceWorker);
   else addEventListener('load', () => register(serviceWorker), { once: true });
@@ -179,10 +193,11 @@ export function skipRegistrationInDev(): void {
   state.update({ state: 'unsupported', error: 'dev builds register no service worker' });
 }
 
-/** Asks the server for a new sw.js now. */
+/** Asks the server for a new sw.js now, and the active worker to check its cache (and repair it if online). */
 export function checkForUpdate(): void {
   if (!workerRegistration) return;
   state.update({ lastCheck: Date.now() });
+  workerRegistration.active?.postMessage({ type: 'CHECK_CACHE' });
   // Offline or the server is down: the next check (hourly, or when the network returns) retries.
   workerRegistration.update().catch(() => {});
 }

@@ -3,7 +3,7 @@ import { PROGRESS_CHANNEL } from '../app-name';
 import { CACHE_NAME, MANIFEST_INTEGRITY, MANIFEST_URL } from './config';
 
 /** The manifest's shape: URL path -> SRI hash ('' for a file that cannot be hash-checked). */
-type Manifest = Record<string, string>;
+export type Manifest = Record<string, string>;
 
 /**
  * Fetches a file of this version, verified by its SHA-384 (`integrity`: the promise settles only

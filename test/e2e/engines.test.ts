@@ -462,6 +462,45 @@ for (const [index, build] of BUILDS.entries()) {
     });
   }
 
+  test('8. self-repair: a route page and a file deleted from the cache come back, verified, when a navigation needs them', async () => {
+    const tab = await openInstalled();
+    const manifest: Record<string, string> = JSON.parse(readFileSync(path.join(v1, 'precache.json'), 'utf8'));
+    const evicted = ['/about/', '/licenses.txt'];
+    /** The SRI hash of each evicted path's cached bytes, computed in the page; null while it is missing. */
+    const cachedSri = () =>
+      tab.evaluate(
+        async ([prefix, urls]) => {
+          const name = (await caches.keys()).find((key) => key.startsWith(prefix as string));
+          const cache = name ? await caches.open(name) : undefined;
+          return Promise.all(
+            (urls as string[]).map(async (u) => {
+              const response = await cache?.match(u);
+              if (!response) return null;
+              const digest = new Uint8Array(await crypto.subtle.digest('SHA-384', await response.arrayBuffer()));
+              return 'sha384-' + btoa(String.fromCharCode(...digest));
+            }),
+          );
+        },
+        [`${APP_NAME}-`, evicted],
+      );
+    // What a browser evicting them under storage pressure would leave: the entries gone.
+    await tab.evaluate(
+      async ([prefix, urls]) => {
+        for (const name of (await caches.keys()).filter((key) => key.startsWith(prefix as string))) for (const u of urls as string[]) await (await caches.open(name)).delete(u);
+      },
+      [`${APP_NAME}-`, evicted],
+    );
+    assert.equal(await cachedSri(), [null, null], 'deleted');
+    await tab.goto(url('/about/'));
+    await until('/about/ to render', async () => (await heading(tab)) === 'What this app ships');
+    await until('the entries back in the cache', async () => (await cachedSri()).every(Boolean));
+    assert.equal(await cachedSri(), evicted.map((u) => manifest[u]), 'the bytes the build hashed');
+    await until('/about/ to finish loading', async () => !(await tab.text()).includes('…'));
+    await tab.goto(url('/status/'));
+    await until('/status/ to verify every file', async () => /(\d+) of \1 files verified/.test(await tab.text()));
+    await assertNoProblems(tab);
+  });
+
   test('7. no console errors from the app on any screen, once each has finished loading; a control error is seen', async () => {
     const tab = await openInstalled();
     for (const [p, title] of ROUTES) {

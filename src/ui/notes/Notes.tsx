@@ -1,5 +1,6 @@
 import { addNote, deleteNote, editNote, notes } from '../../notes/store';
 import { useStore } from '../useStore';
+import { Backup } from './Backup';
 
 const PROBLEMS = {
   full: 'Not saved: storage is full. Your text stays here until there is room.',
@@ -51,6 +52,7 @@ export function Notes() {
         }}>
         Add note
       </button>
+      <Backup />
     </>
   );
 }

@@ -2,10 +2,13 @@
 import { useEffect, useState, type ReactNode } from 'react';
 import { connectivity, connectivityLog, type Connectivity } from '../../offline/connectivity';
 import { verifyPrecache, type PrecacheVerdict } from '../../offline/precache-check';
-import { checkForUpdate, registration, type RegistrationSnapshot } from '../../offline/registration';
+import { askToPersist, persistence, type PersistAsk } from '../../offline/persistence';
+import { checkForUpdate, registration } from '../../offline/registration';
+import type { RepairReport } from '../../repair-report';
 import { formatSize, formatTime } from '../format';
 import { useAudit } from '../useFetched';
 import { useStore } from '../useStore';
+import { repairText, workerStateText } from './worker-state';
 
 /** A definition list of [term, value] rows. */
 function Facts({ rows }: { rows: [string, ReactNode][] }) {
@@ -24,6 +27,7 @@ function Facts({ rows }: { rows: [string, ReactNode][] }) {
 /** The "Offline readiness" screen, below the <h1> that Page renders. */
 export function Status() {
   const worker = useStore(registration);
+  const { online } = useStore(connectivity);
   // Before the page has looked (and in the prerendered HTML) nothing about the worker is known.
   const unknownYet = worker.state === 'unknown';
   return (
@@ -33,7 +37,7 @@ export function Status() {
       <h2>Service worker</h2>
       <Facts
         rows={[
-          ['State', workerStateText(worker)],
+          ['State', workerStateText(worker, online)],
           ['Version', unknownYet ? '…' : (worker.version ?? 'unknown')],
           ['Scope', unknownYet ? '…' : (worker.scope ?? 'none')],
           ['Last update check', unknownYet ? '…' : formatTime(worker.lastCheck)],
@@ -43,22 +47,13 @@ export function Status() {
         <button type="button" onClick={checkForUpdate}>Check for update</button>
       </p>
       <h2>Precache check</h2>
-      <PrecacheCheck workerState={worker.state} />
+      <PrecacheCheck workerState={worker.state} repair={worker.repair} online={online} />
       <h2>Storage</h2>
       <StorageFacts />
       <h2>Connectivity log</h2>
       <ConnectivityLog />
     </>
   );
-}
-
-/** "installing (3 of 13 files): why it failed", as much of it as is known. */
-function workerStateText({ state, progress, error }: RegistrationSnapshot): string {
-  if (state === 'unknown') return '…';
-  let text = state.replace('-', ' ');
-  if (state === 'installing' && progress) text += ` (${progress.done} of ${progress.total} files)`;
-  if (error) text += `: ${error}`;
-  return text;
 }
 
 /** What the browser says about the network, and what the last probe of the server found. */
@@ -100,18 +95,32 @@ function ConnectivityLog() {
 /** Where the precache check stands: checking, nothing cached, failed (why), or its verdict. */
 type CheckState = { status: 'checking' } | { status: 'empty' } | { status: 'failed'; message: string } | { status: 'done'; verdict: PrecacheVerdict };
 
-/** Every file of the build in the cache, its bytes hashed in the page; rerun when the worker's state changes. */
-function PrecacheCheck({ workerState }: { workerState: string }) {
+/**
+ * Every file of the build in the cache, its bytes hashed in the page, and what the worker says of
+ * its repairs; rerun when the worker's state or its cache changes.
+ */
+function PrecacheCheck({ workerState, repair, online }: { workerState: string; repair: RepairReport | null; online: boolean }) {
   const audit = useAudit();
   const [check, setCheck] = useState<CheckState>({ status: 'checking' });
   useEffect(() => {
     if (audit.status !== 'loaded') return;
+    // Checks can overlap when reports come quickly: only the latest one may show its verdict.
+    let latest = true;
     verifyPrecache(audit.value).then(
-      (verdict) => setCheck(verdict ? { status: 'done', verdict } : { status: 'empty' }),
-      (error: Error) => setCheck({ status: 'failed', message: error.message }),
+      (verdict) => latest && setCheck(verdict ? { status: 'done', verdict } : { status: 'empty' }),
+      (error: Error) => latest && setCheck({ status: 'failed', message: error.message }),
     );
-  }, [audit, workerState]);
-  return <div role="status">{precacheCheckContent(audit.status === 'failed' ? { status: 'failed', message: audit.message } : check)}</div>;
+    return () => {
+      latest = false;
+    };
+  }, [audit, workerState, repair]);
+  const repairs = repairText(repair, online);
+  return (
+    <div role="status">
+      {precacheCheckContent(audit.status === 'failed' ? { status: 'failed', message: audit.message } : check)}
+      {repairs && <p className={repair?.missing.length ? 'bad' : 'good'}>{repairs}</p>}
+    </div>
+  );
 }
 
 /** The precache check's sentence, or its verdict with the files that failed. */
@@ -135,25 +144,24 @@ function precacheCheckContent(check: CheckState): ReactNode {
 }
 
 /** What the page knows of the device's storage: nothing yet, not reported, or an estimate. */
-type StorageReport = { status: 'unknown' } | { status: 'unsupported' } | { status: 'known'; usage: number; quota: number; persisted: boolean; askedToPersist: boolean };
+type StorageReport = { status: 'unknown' } | { status: 'unsupported' } | { status: 'known'; usage: number; quota: number; persisted: boolean };
 
 /** Used and quota, and whether the browser keeps our data under storage pressure. */
 function StorageFacts() {
   const [report, setReport] = useState<StorageReport>({ status: 'unknown' });
+  const asked = useStore(persistence);
   // Read in an effect, never while rendering: the prerendered HTML (no navigator at build time)
-  // and the first render in the page must be the same neutral rows.
-  const read = async (askedToPersist: boolean) => {
+  // and the first render in the page must be the same neutral rows. Read again after each ask.
+  useEffect(() => {
     const storage = navigator.storage;
     if (!storage) {
       setReport({ status: 'unsupported' });
       return;
     }
-    const [estimate, persisted] = await Promise.all([storage.estimate(), storage.persisted()]);
-    setReport({ status: 'known', usage: estimate.usage ?? 0, quota: estimate.quota ?? 0, persisted, askedToPersist });
-  };
-  useEffect(() => {
-    read(false);
-  }, []);
+    Promise.all([storage.estimate(), storage.persisted()]).then(([estimate, persisted]) =>
+      setReport({ status: 'known', usage: estimate.usage ?? 0, quota: estimate.quota ?? 0, persisted }),
+    );
+  }, [asked]);
   if (report.status === 'unsupported') return <p>Not reported by this browser.</p>;
   const known = report.status === 'known' ? report : undefined;
   return (
@@ -161,21 +169,22 @@ function StorageFacts() {
       <Facts
         rows={[
           ['Used', known?.quota ? `${formatSize(known.usage)} of ${formatSize(known.quota)}` : '…'],
-          ['Persistent', known ? persistenceText(known) : '…'],
+          ['Persistent', known ? persistenceText(known.persisted, asked) : '…'],
         ]}
       />
       {known && !known.persisted && (
         <p>
-          <button type="button" onClick={() => navigator.storage.persist().then(() => read(true))}>Keep data on this device</button>
+          <button type="button" onClick={() => askToPersist().catch(() => {})}>Keep data on this device</button>
         </p>
       )}
+      <p>Whatever the browser decides, a backup file (on the Notes screen) is what keeps your notes safe.</p>
     </>
   );
 }
 
 /** Whether storage is persistent, and if not, why it matters or that the browser said no. */
-function persistenceText({ persisted, askedToPersist }: { persisted: boolean; askedToPersist: boolean }): string {
+function persistenceText(persisted: boolean, asked: PersistAsk): string {
   if (persisted) return 'yes';
-  if (askedToPersist) return 'no: the browser declined';
+  if (asked === 'declined') return 'no: the browser declined';
   return 'no: may be cleared when space runs low';
 }

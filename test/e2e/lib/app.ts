@@ -144,3 +144,35 @@ export async function recordCsp(context: BrowserContext): Promise<void> {
 
 /** The CSP violations recorded in the page so far. */
 export const cspViolations = (page: Page): Promise<string[]> => page.evaluate(() => (window as unknown as { __csp: string[] }).__csp);
+
+/** Deletes entries from the app's caches through the page's Cache API, as a browser evicting them would. */
+export const evict = (page: Page, paths: string[]): Promise<void> =>
+  page.evaluate(
+    async ([prefix, urls]) => {
+      for (const name of (await caches.keys()).filter((cacheName) => cacheName.startsWith(prefix))) {
+        const cache = await caches.open(name);
+        for (const url of urls) await cache.delete(url);
+      }
+    },
+    [`${APP_NAME}-`, paths] as const,
+  );
+
+/** The SRI hash (SHA-384) of each path's bytes in the app's caches, computed in the page; null for a path not cached. */
+export const cachedSri = (page: Page, paths: string[]): Promise<(string | null)[]> =>
+  page.evaluate(
+    async ([prefix, urls]) => {
+      const names = (await caches.keys()).filter((cacheName) => cacheName.startsWith(prefix));
+      return Promise.all(
+        urls.map(async (url) => {
+          for (const name of names) {
+            const response = await (await caches.open(name)).match(url);
+            if (!response) continue;
+            const digest = new Uint8Array(await crypto.subtle.digest('SHA-384', await response.arrayBuffer()));
+            return 'sha384-' + btoa(String.fromCharCode(...digest));
+          }
+          return null;
+        }),
+      );
+    },
+    [`${APP_NAME}-`, paths] as const,
+  );

@@ -5,7 +5,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { chromium, type Browser, type BrowserContext, type BrowserContextOptions } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core';
 import { CHROME_ARGS, chromePath } from '../../../tools/chromium.mjs';
 import { until } from './wait';
 
@@ -73,4 +73,14 @@ export async function launchWithTabs(): Promise<{ browser: Browser; close(): Pro
       rmSync(profile, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
     },
   };
+}
+
+/**
+ * Empties the HTTP cache of the page's browser context (DevTools' "Clear browser cache"), so the
+ * worker's next fetch of a file reaches the server instead of a copy the page loaded earlier.
+ */
+export async function clearHttpCache(page: Page): Promise<void> {
+  const devtools = await page.context().newCDPSession(page);
+  await devtools.send('Network.clearBrowserCache');
+  await devtools.detach();
 }

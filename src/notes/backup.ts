@@ -1,0 +1,100 @@
+// The notes backup file, pure functions only: what "Download a backup" writes, what "Restore from
+// a backup" accepts (anything else is refused with one sentence saying why), and how a backup
+// merges into the notes on this device. Browsers delete site data (Safari after 7 days without a
+// visit, any browser under storage pressure): this file is the user's own copy.
+import { APP_NAME } from '../app-name';
+import { merge, type Doc, type Note } from './model';
+
+/** What identifies the file as a notes backup, whatever the app is called. */
+export const BACKUP_FORMAT = 'notes-backup';
+/** The format's version: a reader refuses any other, so a later format is never misread. */
+export const BACKUP_VERSION = 1;
+/** The largest file read: far beyond any real notes, small enough to read and parse at once. */
+export const MAX_BACKUP_BYTES = 5 * 1024 * 1024;
+
+/**
+ * The file's content: format and version first, the app it came from and when (ISO 8601, for
+ * people), then every note with its id, text and `at`, the time of its last edit (ms since epoch).
+ */
+export interface Backup {
+  format: typeof BACKUP_FORMAT;
+  version: typeof BACKUP_VERSION;
+  app: string;
+  savedAt: string;
+  notes: Note[];
+}
+
+/** The backup of `notes` as the file's text (readable JSON). */
+export function backupText(notes: readonly Note[], now: Date): string {
+  const backup: Backup = { format: BACKUP_FORMAT, version: BACKUP_VERSION, app: APP_NAME, savedAt: now.toISOString(), notes: notes.map(({ id, text, at }) => ({ id, text, at })) };
+  return JSON.stringify(backup, null, 2) + '\n';
+}
+
+/** `<app-name>-notes-YYYY-MM-DD.json`, with the local date. */
+export function backupFileName(now: Date): string {
+  const day = [now.getFullYear(), now.getMonth() + 1, now.getDate()].map((part) => String(part).padStart(2, '0')).join('-');
+  return `${APP_NAME}-notes-${day}.json`;
+}
+
+/** The notes of a valid backup, or the sentence saying why the file is not one. */
+export type ReadBackup = { notes: Note[] } | { refused: string };
+
+/** The reason a file of `bytes` is refused before it is read, or undefined when it may be read. */
+export function sizeProblem(bytes: number): string | undefined {
+  if (bytes > MAX_BACKUP_BYTES) return 'This file is larger than 5 MB, so it is not a notes backup.';
+  return undefined;
+}
+
+/** Reads a backup file's text: its notes, or why it is refused (nothing is ever partly taken). */
+export function readBackup(text: string): ReadBackup {
+  const tooLarge = sizeProblem(new Blob([text]).size);
+  if (tooLarge) return { refused: tooLarge };
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch {
+    return { refused: 'This file is not a notes backup: it is not valid JSON.' };
+  }
+  const backup = (data ?? {}) as Partial<Record<keyof Backup, unknown>>;
+  if (typeof data !== 'object' || backup.format !== BACKUP_FORMAT) return { refused: 'This file is not a notes backup.' };
+  if (backup.version !== BACKUP_VERSION) return { refused: `This backup has format version ${String(backup.version)}; this app reads version ${BACKUP_VERSION}.` };
+  if (!Array.isArray(backup.notes)) return { refused: 'This backup is damaged: it has no list of notes.' };
+  const problem = backup.notes.map(noteProblem).findIndex(Boolean);
+  if (problem >= 0) return { refused: `This backup is damaged: note ${problem + 1} ${noteProblem(backup.notes[problem])}.` };
+  return { notes: (backup.notes as Note[]).map(({ id, text, at }) => ({ id, text, at })) };
+}
+
+/** What is wrong with one note of a backup ("has no text"), or '' when nothing is. */
+function noteProblem(candidate: unknown): string {
+  if (typeof candidate !== 'object' || candidate === null) return 'is not a note';
+  const note = candidate as Partial<Record<keyof Note, unknown>>;
+  if (typeof note.id !== 'string' || note.id === '') return 'has no id';
+  if (typeof note.text !== 'string') return 'has no text';
+  if (typeof note.at !== 'number' || !Number.isFinite(note.at) || note.at < 0) return 'has no valid edit time';
+  return '';
+}
+
+/** The notes of this device with a backup merged in, and how many notes it added and updated. */
+export interface Restored {
+  doc: Doc;
+  added: number;
+  updated: number;
+}
+
+/**
+ * Merges a backup's notes by id: the newer edit of each note wins, notes only here stay, and
+ * nothing present is deleted (a backup carries no deletions). A note deleted on this device
+ * after the backup's copy was edited stays deleted, as it would against another tab's copy.
+ */
+export function mergeBackup(doc: Doc, notes: Note[]): Restored {
+  const merged = merge(doc, { notes, gone: {} });
+  const before = new Map(doc.notes.map((note) => [note.id, note]));
+  let added = 0;
+  let updated = 0;
+  for (const note of merged.notes) {
+    const known = before.get(note.id);
+    if (!known) added++;
+    else if (known.text !== note.text || known.at !== note.at) updated++;
+  }
+  return { doc: merged, added, updated };
+}

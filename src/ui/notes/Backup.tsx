@@ -1,0 +1,59 @@
+// "Download a backup" and "Restore from a backup": the notes as a file the user keeps, because
+// browsers delete site data (src/notes/backup.ts has the format and the merge).
+import { useState, type ChangeEvent } from 'react';
+import { backupFileName, backupText, readBackup, sizeProblem } from '../../notes/backup';
+import { notes, restoreNotes } from '../../notes/store';
+
+/** "1 note", "3 notes". */
+const noteCount = (count: number): string => `${count} ${count === 1 ? 'note' : 'notes'}`;
+
+/** Saves every note as a JSON file: a Blob download made in the page, so it works offline. */
+function downloadBackup(): string {
+  const now = new Date();
+  const list = notes.getSnapshot().notes;
+  const url = URL.createObjectURL(new Blob([backupText(list, now)], { type: 'application/json' }));
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = backupFileName(now);
+  link.click();
+  // The download has its own reference to the Blob once it started; this frees the page's.
+  setTimeout(() => URL.revokeObjectURL(url));
+  return `Saved ${noteCount(list.length)} to ${link.download}.`;
+}
+
+/** Reads a chosen file and restores from it; resolves to the sentence to show. */
+async function restoreFrom(file: File): Promise<string> {
+  const refused = sizeProblem(file.size);
+  const read = refused ? { refused } : readBackup(await file.text());
+  if ('refused' in read) return `Not restored: ${read.refused} Nothing was changed.`;
+  const outcome = restoreNotes(read.notes);
+  if ('problem' in outcome) return 'Not restored: storage is full. Nothing was changed; make room and try again.';
+  return `Restored from ${file.name}: ${noteCount(outcome.added)} added, ${noteCount(outcome.updated)} updated.`;
+}
+
+/** The backup controls under the notes, with one live region for what they did. */
+export function Backup() {
+  const [message, setMessage] = useState('');
+  const onFile = async (event: ChangeEvent<HTMLInputElement>) => {
+    const input = event.currentTarget;
+    const file = input.files?.[0];
+    if (!file) return;
+    setMessage(await restoreFrom(file).catch((error: Error) => `Not restored: the file could not be read (${error.message}). Nothing was changed.`));
+    // The same file chosen again is a new choice (a change event needs a changed value).
+    input.value = '';
+  };
+  return (
+    <section className="backup" aria-labelledby="backup-heading">
+      <h2 id="backup-heading">Backup</h2>
+      <p>Your notes live only in this browser, which may delete them. Keep a copy as a file.</p>
+      <p className="actions">
+        <button type="button" onClick={() => setMessage(downloadBackup())}>Download a backup</button>
+        <label className="file">
+          Restore from a backup
+          <input type="file" accept=".json,application/json" onChange={onFile} />
+        </label>
+      </p>
+      <p role="status">{message}</p>
+    </section>
+  );
+}

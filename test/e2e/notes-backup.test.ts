@@ -1,0 +1,141 @@
+// Notes backup and restore in real Chromium: the download is a file the user keeps (made in the
+// page, so it works offline), restoring it after the browser lost everything brings back the same
+// notes, and a file that is not a valid backup, or a full storage, changes nothing.
+import { readFileSync } from 'node:fs';
+import type { Page } from 'playwright-core';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { firstNote, openInstalled, openNotes, savedNotes, watchConsole } from './lib/app';
+import { freshContext } from './lib/browser';
+import { startHost } from './lib/hosts';
+import { APP_NAME, BUILDS, site } from './lib/site';
+import { shareChromium, type Shared } from './lib/suite';
+import { until, WAIT } from './lib/wait';
+
+/** The texts in the note editors, in order. */
+const shownNotes = (page: Page): Promise<string[]> => page.getByRole('textbox').evaluateAll((editors) => editors.map((editor) => (editor as HTMLTextAreaElement).value));
+
+/** The backup section's live region. */
+const backupStatus = (page: Page) => page.getByRole('region', { name: 'Backup' }).getByRole('status');
+
+/** Chooses a file for "Restore from a backup" and waits until the page says what it did. */
+async function restore(page: Page, file: { name: string; buffer: Buffer }): Promise<string> {
+  const before = await backupStatus(page).innerText();
+  await page.getByLabel('Restore from a backup').setInputFiles({ ...file, mimeType: 'application/json' });
+  return until('the outcome of the restore', async () => {
+    const now = await backupStatus(page).innerText();
+    return now !== before ? now : '';
+  });
+}
+
+/** Types two notes and waits until both are saved. */
+async function writeTwoNotes(page: Page): Promise<void> {
+  await firstNote(page).fill('groceries: milk, "bread"');
+  await page.getByRole('button', { name: 'Add note' }).click();
+  await page.getByRole('textbox', { name: 'Note 2' }).fill('call the bank\nabout the ünïcode card');
+  await until('both notes saved', async () => (await savedNotes(page))?.length === 2 && (await savedNotes(page))?.[1] !== '');
+}
+
+for (const build of BUILDS) {
+  const test = suite<Shared>(`notes backup (${build.name})`);
+  shareChromium(test, () => startHost('preview', site(build.name, 'v1')));
+
+  test('download a backup offline, lose all site data, restore it: the same notes, the same ids and times', async ({ browser, host }) => {
+    const context = await freshContext(browser, { acceptDownloads: true });
+    const page = await openInstalled(context, host.url);
+    const problems = watchConsole(page);
+    await writeTwoNotes(page);
+    const stored = await page.evaluate((key) => localStorage.getItem(key), `${APP_NAME}:notes`);
+    await context.setOffline(true);
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download a backup' }).click()]);
+    const today = await page.evaluate(() => [new Date().getFullYear(), new Date().getMonth() + 1, new Date().getDate()].map((n) => String(n).padStart(2, '0')).join('-'));
+    assert.is(download.suggestedFilename(), `${APP_NAME}-notes-${today}.json`);
+    const file = readFileSync(await download.path());
+    const backup = JSON.parse(file.toString());
+    assert.equal([backup.format, backup.version], ['notes-backup', 1]);
+    assert.equal(backup.notes, JSON.parse(stored!).notes, 'every note with its id, text and time');
+    await backupStatus(page).getByText(`Saved 2 notes to ${APP_NAME}-notes-${today}.json.`).waitFor(WAIT);
+    // The browser deletes the site's storage (what Safari does after 7 days without a visit).
+    await page.evaluate(() => localStorage.clear());
+    await page.reload();
+    await firstNote(page).waitFor(WAIT);
+    assert.equal(await shownNotes(page), [''], 'a new user again');
+    const said = await restore(page, { name: download.suggestedFilename(), buffer: file });
+    assert.is(said, `Restored from ${APP_NAME}-notes-${today}.json: 1 note added, 1 note updated.`);
+    assert.equal(await shownNotes(page), ['groceries: milk, "bread"', 'call the bank\nabout the ünïcode card']);
+    assert.equal(JSON.parse((await page.evaluate((key) => localStorage.getItem(key), `${APP_NAME}:notes`))!).notes, backup.notes);
+    await page.reload();
+    await firstNote(page).waitFor(WAIT);
+    assert.equal(await shownNotes(page), ['groceries: milk, "bread"', 'call the bank\nabout the ünïcode card'], 'kept after a reload');
+    assert.equal(problems, []);
+    await context.close();
+  });
+
+  test('restoring merges by id: the newer text wins, notes only on this device stay', async ({ browser, host }) => {
+    const context = await freshContext(browser);
+    const page = await context.newPage();
+    await openNotes(page, host.url);
+    await writeTwoNotes(page);
+    const [first, second] = JSON.parse((await page.evaluate((key) => localStorage.getItem(key), `${APP_NAME}:notes`))!).notes;
+    const backup = {
+      format: 'notes-backup',
+      version: 1,
+      notes: [
+        { ...first, text: 'older text of note 1', at: first.at - 1000 },
+        { ...second, text: 'newer text of note 2', at: second.at + 1000 },
+        { id: 'zz-from-elsewhere', text: 'a note from another device', at: 1 },
+      ],
+    };
+    const said = await restore(page, { name: 'merge.json', buffer: Buffer.from(JSON.stringify(backup)) });
+    assert.is(said, 'Restored from merge.json: 1 note added, 1 note updated.');
+    assert.equal(await shownNotes(page), ['groceries: milk, "bread"', 'newer text of note 2', 'a note from another device']);
+    await context.close();
+  });
+
+  test('a file that is not a valid backup is refused with a clear message, and nothing changes', async ({ browser, host }) => {
+    const context = await freshContext(browser);
+    const page = await context.newPage();
+    await openNotes(page, host.url);
+    await writeTwoNotes(page);
+    const before = await savedNotes(page);
+    const refusals: [string, Buffer, string][] = [
+      ['broken.json', Buffer.from('{"format": "notes-backup", "version": 1, "notes": ['), 'This file is not a notes backup: it is not valid JSON.'],
+      ['later.json', Buffer.from(JSON.stringify({ format: 'notes-backup', version: 2, notes: [] })), 'This backup has format version 2; this app reads version 1.'],
+      ['types.json', Buffer.from(JSON.stringify({ format: 'notes-backup', version: 1, notes: [{ id: 'a', text: 42, at: 1 }] })), 'This backup is damaged: note 1 has no text.'],
+      ['huge.json', Buffer.alloc(5 * 1024 * 1024 + 1, ' '), 'This file is larger than 5 MB, so it is not a notes backup.'],
+    ];
+    for (const [name, buffer, reason] of refusals) {
+      assert.is(await restore(page, { name, buffer }), `Not restored: ${reason} Nothing was changed.`, name);
+      assert.equal(await savedNotes(page), before, `${name}: the stored notes are unchanged`);
+      assert.equal(await shownNotes(page), before, `${name}: the notes on screen are unchanged`);
+    }
+    await context.close();
+  });
+
+  test('storage full while restoring: the quota message, and nothing half-written', async ({ browser, host }) => {
+    const context = await freshContext(browser);
+    const page = await context.newPage();
+    await openNotes(page, host.url);
+    await writeTwoNotes(page);
+    const before = await savedNotes(page);
+    // Fill this origin's real localStorage quota with another key, to the last few characters.
+    await page.evaluate(() => {
+      let chunk = 'x'.repeat(1 << 20);
+      for (let i = 0; ; i++) {
+        try {
+          localStorage.setItem('filler-' + i, chunk);
+        } catch {
+          if (chunk.length <= 8) return;
+          chunk = chunk.slice(chunk.length / 2);
+        }
+      }
+    });
+    const big = { format: 'notes-backup', version: 1, notes: [{ id: 'big', text: 'a long note '.repeat(2000), at: 1 }] };
+    assert.is(await restore(page, { name: 'big.json', buffer: Buffer.from(JSON.stringify(big)) }), 'Not restored: storage is full. Nothing was changed; make room and try again.');
+    assert.equal(await savedNotes(page), before);
+    assert.equal(await shownNotes(page), before);
+    await context.close();
+  });
+
+  test.run();
+}

@@ -1,0 +1,135 @@
+// The notes backup file: what is written, what is refused (one sentence each, nothing taken), and
+// how a backup merges into this device's notes. Restoring through the store: one write or none.
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { APP_NAME } from '../../src/app-name';
+import { backupFileName, backupText, BACKUP_FORMAT, MAX_BACKUP_BYTES, mergeBackup, readBackup, sizeProblem, type Backup } from '../../src/notes/backup';
+import type { Doc, Note } from '../../src/notes/model';
+import { editNote, NOTES_KEY, notes, restoreNotes, startNotes } from '../../src/notes/store';
+import { installDom, tinyStorage, type FakeDom } from './offline-dom';
+
+const format = suite('notes backup format');
+const NOTES: Note[] = [
+  { id: 'a', text: 'groceries', at: 1_700_000_000_000 },
+  { id: 'b', text: 'line one\nline two "quoted" ünïcödé', at: 1_700_000_000_500 },
+];
+const valid = (patch: Partial<Record<keyof Backup, unknown>> = {}) => JSON.stringify({ format: BACKUP_FORMAT, version: 1, app: APP_NAME, savedAt: '2026-01-02T03:04:05.000Z', notes: NOTES, ...patch });
+
+format('a backup is versioned JSON with every note id, text and edit time, and reads back to the same notes', () => {
+  const text = backupText(NOTES, new Date('2026-01-02T03:04:05Z'));
+  const data = JSON.parse(text);
+  assert.equal(data, { format: 'notes-backup', version: 1, app: APP_NAME, savedAt: '2026-01-02T03:04:05.000Z', notes: NOTES });
+  assert.equal(readBackup(text), { notes: NOTES });
+  assert.equal(readBackup(backupText([], new Date())), { notes: [] }, 'no notes is a valid backup');
+});
+
+format('the file is named <app-name>-notes-YYYY-MM-DD.json by the local date', () => {
+  assert.is(backupFileName(new Date(2026, 0, 2, 23, 59)), `${APP_NAME}-notes-2026-01-02.json`);
+  assert.is(backupFileName(new Date(2026, 10, 23, 0, 1)), `${APP_NAME}-notes-2026-11-23.json`);
+});
+
+format('a note keeps only its id, text and time: anything else in the file is not taken', () => {
+  const read = readBackup(valid({ notes: [{ ...NOTES[0], script: '<img onerror>' }] }));
+  assert.equal(read, { notes: [NOTES[0]] });
+});
+
+format('refuses, with one sentence each: not JSON, not a backup, another version, no list, a note of wrong types, too large', () => {
+  const refused = (text: string) => {
+    const read = readBackup(text);
+    assert.ok('refused' in read, `refused: ${text.slice(0, 60)}`);
+    return 'refused' in read ? read.refused : '';
+  };
+  assert.is(refused('{"format": "notes-backup", '), 'This file is not a notes backup: it is not valid JSON.');
+  assert.is(refused(''), 'This file is not a notes backup: it is not valid JSON.');
+  for (const other of ['null', '42', '"text"', '[]', '{}', JSON.stringify({ notes: NOTES }), valid({ format: 'other' })]) assert.is(refused(other), 'This file is not a notes backup.', other);
+  assert.is(refused(valid({ version: 2 })), 'This backup has format version 2; this app reads version 1.');
+  assert.is(refused(valid({ notes: 'groceries' })), 'This backup is damaged: it has no list of notes.');
+  assert.is(refused(valid({ notes: [NOTES[0], { id: 'b', text: 7, at: 1 }] })), 'This backup is damaged: note 2 has no text.');
+  assert.is(refused(valid({ notes: [{ text: 'x', at: 1 }] })), 'This backup is damaged: note 1 has no id.');
+  assert.is(refused(valid({ notes: [{ id: '', text: 'x', at: 1 }] })), 'This backup is damaged: note 1 has no id.');
+  assert.is(refused(valid({ notes: [{ id: 'a', text: 'x', at: '2026-01-01' }] })), 'This backup is damaged: note 1 has no valid edit time.');
+  assert.is(refused(valid({ notes: [{ id: 'a', text: 'x', at: -1 }] })), 'This backup is damaged: note 1 has no valid edit time.');
+  assert.is(refused(valid({ notes: [null] })), 'This backup is damaged: note 1 is not a note.');
+  assert.is(refused(valid({ notes: [{ id: 'a', text: 'x'.repeat(MAX_BACKUP_BYTES), at: 1 }] })), 'This file is larger than 5 MB, so it is not a notes backup.');
+  assert.is(sizeProblem(MAX_BACKUP_BYTES), undefined, 'exactly 5 MB is read');
+  assert.is(sizeProblem(MAX_BACKUP_BYTES + 1), 'This file is larger than 5 MB, so it is not a notes backup.');
+});
+format.run();
+
+const merging = suite('notes backup merge');
+const doc = (list: Note[], gone: Doc['gone'] = {}): Doc => ({ notes: list, gone });
+
+merging('merges by id: the newer edit wins either way, notes only on this device stay, new ones are added', () => {
+  const here = doc([
+    { id: 'a', text: 'newer here', at: 20 },
+    { id: 'b', text: 'older here', at: 5 },
+    { id: 'only-here', text: 'kept', at: 1 },
+  ]);
+  const backup: Note[] = [
+    { id: 'a', text: 'older in the backup', at: 10 },
+    { id: 'b', text: 'newer in the backup', at: 15 },
+    { id: 'c', text: 'only in the backup', at: 3 },
+  ];
+  const { doc: merged, added, updated } = mergeBackup(here, backup);
+  assert.equal(merged.notes, [
+    { id: 'a', text: 'newer here', at: 20 },
+    { id: 'b', text: 'newer in the backup', at: 15 },
+    { id: 'c', text: 'only in the backup', at: 3 },
+    { id: 'only-here', text: 'kept', at: 1 },
+  ]);
+  assert.equal([added, updated], [1, 1]);
+  assert.equal(mergeBackup(merged, backup), { doc: merged, added: 0, updated: 0 }, 'restoring the same file again changes nothing');
+});
+
+merging('nothing present is deleted, and a note deleted here after the backup was made stays deleted', () => {
+  const here = doc([{ id: 'a', text: 'a', at: 1 }], { gone: 50 });
+  const { doc: merged } = mergeBackup(here, [{ id: 'gone', text: 'from before the delete', at: 40 }]);
+  assert.equal(merged.notes, [{ id: 'a', text: 'a', at: 1 }]);
+  assert.equal(mergeBackup(doc([], { gone: 50 }), [{ id: 'gone', text: 'edited after', at: 60 }]).added, 1);
+});
+merging.run();
+
+const restoring = suite('notes restore (store)');
+let dom: FakeDom;
+let stop: (() => void) | undefined;
+restoring.before.each(() => {
+  dom = installDom();
+  localStorage.setItem(NOTES_KEY, JSON.stringify({ v: 1, notes: [{ id: 'a', text: 'here', at: 5 }], gone: {} }));
+});
+restoring.after.each(() => {
+  stop?.();
+  stop = undefined;
+  dom.uninstall();
+});
+
+/** The device's storage, counting the writes of `key`. */
+function countingWrites(storage: Storage, key: string): { storage: Storage; writes: () => number } {
+  let writes = 0;
+  const counted = new Proxy(storage, {
+    get(target, name) {
+      if (name === 'setItem') return (k: string, v: string) => ((writes += k === key ? 1 : 0), target.setItem(k, v));
+      const value = Reflect.get(target, name);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+  return { storage: counted, writes: () => writes };
+}
+
+restoring('the merged notes are written in one setItem, with the pending edits, and shown', () => {
+  const { storage, writes } = countingWrites(localStorage, NOTES_KEY);
+  stop = startNotes({ storage });
+  editNote('a', 'typed, not saved yet');
+  assert.equal(restoreNotes([{ id: 'b', text: 'restored', at: 3 }]), { added: 1, updated: 0 });
+  assert.is(writes(), 1);
+  assert.equal(JSON.parse(localStorage.getItem(NOTES_KEY)!).notes.map((note: Note) => note.text), ['typed, not saved yet', 'restored']);
+  assert.equal(notes.getSnapshot().notes.map((note) => note.text), ['typed, not saved yet', 'restored']);
+});
+
+restoring('storage full: refused, and nothing changes, stored or on screen', () => {
+  const before = localStorage.getItem(NOTES_KEY);
+  stop = startNotes({ storage: tinyStorage(50) });
+  assert.equal(restoreNotes([{ id: 'b', text: 'x'.repeat(100), at: 3 }]), { problem: 'full' });
+  assert.is(localStorage.getItem(NOTES_KEY), before);
+  assert.equal(notes.getSnapshot().notes.map((note) => note.text), ['here']);
+});
+restoring.run();
