@@ -1,13 +1,14 @@
 // The serving strategy: this version's cache first; a precached file missing from it is fetched
 // again verified and put back; the network for anything not precached.
 import { cached, cachedOrRepaired, precacheManifest } from './repair';
+import { withBase } from '../base';
 import { rangeResponse } from './range';
 
 /**
  * The app shell a navigation falls back to when its own page is missing and cannot be fetched
  * intact: any route's HTML loads the whole app, whose router then shows the route of the URL.
  */
-const SHELLS = ['/', '/404.html'];
+const SHELLS = [withBase('/'), withBase('/404.html')];
 
 /**
  * Answers from this version's cache (the first of `keys` the manifest lists). A precached file
