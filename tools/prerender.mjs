@@ -3,8 +3,8 @@
 // frameworks left as imports (React's react-dom/server, or for --preact preact/compat's server,
 // which is preact-render-to-string); Node loads it and it renders each route.
 import { promises as fs } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { bundle, frameworkAlias, pageDefines } from './site.mjs';
 
 /**
@@ -17,21 +17,23 @@ export async function prerender({ root, preact, identity, paths }) {
     entryPoints: ['src/prerender.tsx'],
     bundle: true,
     platform: 'node',
-    format: 'esm',
+    // CommonJS, loaded with require(): React's server renderer is CommonJS, and an ES module
+    // importing it makes Node scan its source for export names first (≈ 20 ms in a CPU profile).
+    format: 'cjs',
     target: 'node20',
     packages: 'external',
     jsx: 'automatic',
     alias: frameworkAlias(preact),
     define: pageDefines({ dev: false, identity }),
-    outfile: 'prerender.mjs',
+    outfile: 'prerender.cjs',
   });
   // Written inside the project (node_modules/.cache, where tools keep such files) so that its
   // imports of the frameworks resolve from node_modules; removed once loaded.
-  const file = path.join(root, 'node_modules', '.cache', 'offline-shell', `prerender-${process.pid}-${Date.now()}.mjs`);
+  const file = path.join(root, 'node_modules', '.cache', 'offline-shell', `prerender-${process.pid}-${Date.now()}.cjs`);
   await fs.mkdir(path.dirname(file), { recursive: true });
   await fs.writeFile(file, result.outputFiles[0].contents);
   try {
-    const { renderRoute } = await import(pathToFileURL(file).href);
+    const { renderRoute } = createRequire(file)(file);
     return new Map(paths.map((routePath) => [routePath, renderRoute(routePath)]));
   } finally {
     await fs.rm(file, { force: true });
