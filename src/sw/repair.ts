@@ -36,6 +36,9 @@ export function repair(url: string, integrity: string): Promise<boolean> {
 
 /** One verified fetch and its put, counted in the report. */
 async function fetchAndPut(url: string, integrity: string): Promise<boolean> {
+  // A sweep may have seen the entry missing just before a request's repair put it back (the
+  // shared promise is gone once that repair settles): no second fetch, and no second count.
+  if (await cached(url)) return true;
   try {
     const response = await fetchVerified(url, integrity);
     await (await caches.open(CACHE_NAME)).put(url, response);
