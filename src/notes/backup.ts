@@ -59,8 +59,9 @@ export function readBackup(text: string): ReadBackup {
   if (typeof data !== 'object' || backup.format !== BACKUP_FORMAT) return { refused: 'This file is not a notes backup.' };
   if (backup.version !== BACKUP_VERSION) return { refused: `This backup has format version ${String(backup.version)}; this app reads version ${BACKUP_VERSION}.` };
   if (!Array.isArray(backup.notes)) return { refused: 'This backup is damaged: it has no list of notes.' };
-  const problem = backup.notes.map(noteProblem).findIndex(Boolean);
-  if (problem >= 0) return { refused: `This backup is damaged: note ${problem + 1} ${noteProblem(backup.notes[problem])}.` };
+  const problems = backup.notes.map(noteProblem);
+  const first = problems.findIndex(Boolean);
+  if (first >= 0) return { refused: `This backup is damaged: note ${first + 1} ${problems[first]}.` };
   return { notes: (backup.notes as Note[]).map(({ id, text, at }) => ({ id, text, at })) };
 }
 
