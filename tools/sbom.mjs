@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { version as esbuildVersion } from 'esbuild';
+import { esbuildVersion } from './site.mjs';
 
 /** The SBOM's file name in dist/. */
 export const SBOM_FILE = 'sbom.cdx.json';

@@ -2,10 +2,17 @@
 // Every step is deterministic: sorted inputs, content hashes, no timestamps.
 import { createHash } from 'node:crypto';
 import { existsSync, promises as fs } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
-import * as esbuild from 'esbuild';
+
+// Required, not imported: esbuild's API is CommonJS, and an ES module importing it makes Node scan
+// its 97 KB for export names first (cjs-module-lexer, ≈ 30 ms of every build's start on Node 20).
+const esbuild = createRequire(import.meta.url)('esbuild');
+
+/** The esbuild version that bundles the site (the SBOM names its tools). */
+export const esbuildVersion = esbuild.version;
 
 /** Thrown for problems the user must fix; build.mjs prints only its message. */
 export class BuildError extends Error {
@@ -36,10 +43,25 @@ const brotliCompress = promisify(zlib.brotliCompress);
 const BROTLI_QUALITY = 9;
 
 /**
+ * The smallest brotli window that holds the whole file (brotli's window is 2^bits - 16 bytes; 10 to
+ * 24 bits). Node's brotli is the streaming encoder, which keeps the default 22-bit window whatever
+ * the size: sized for 4 MB, its tables made a 1.5 KB page take 3.7 ms instead of 0.3 ms, and a
+ * build compresses about 40 such files. The output differs by a few bytes of header at most.
+ */
+const brotliWindowBits = (size) => Math.min(24, Math.max(10, Math.ceil(Math.log2(size + 16))));
+
+/**
  * Brotli, as shipped beside the files. Asynchronous: it runs on libuv's thread pool, beside the
  * rest of the build (it is still the slowest step of a build).
  */
-export const brotli = (buf) => brotliCompress(buf, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: BROTLI_QUALITY, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: buf.length } });
+export const brotli = (buf) =>
+  brotliCompress(buf, {
+    params: {
+      [zlib.constants.BROTLI_PARAM_QUALITY]: BROTLI_QUALITY,
+      [zlib.constants.BROTLI_PARAM_SIZE_HINT]: buf.length,
+      [zlib.constants.BROTLI_PARAM_LGWIN]: brotliWindowBits(buf.length),
+    },
+  });
 
 /** Files that hosts serve compressed (text); images are compressed already. */
 const COMPRESSIBLE = /\.(html|js|mjs|css|json|webmanifest|txt|svg)$/;
