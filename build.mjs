@@ -11,6 +11,16 @@ function fail(error) {
   process.exit(1);
 }
 
+/**
+ * The reason Node gives for a package.json it cannot parse, or undefined for any other error.
+ * Resolving a package reads it: ES imports fail with ERR_INVALID_PACKAGE_CONFIG, require() with
+ * a SyntaxError "Error parsing …/package.json: <reason>".
+ */
+function brokenPackageJsonReason(error) {
+  if (error?.code === 'ERR_INVALID_PACKAGE_CONFIG') return error.message.split('. ').pop();
+  return /^Error parsing .*package\.json: (.*)$/.exec(error?.message ?? '')?.[1];
+}
+
 // Imported dynamically: Node reads package.json to resolve the helpers' packages, and a broken
 // package.json must still give one line, not a loader stack trace.
 const { BuildError, checkedBase, auditAndCompress, buildApp, htmlFileOf, readProject, renderHtml, sri, staticFiles, writeAtomically, buildServiceWorker, prerender, headersFile, HEADERS_FILE, sbom, SBOM_FILE } = await Promise.all([
@@ -21,7 +31,10 @@ const { BuildError, checkedBase, auditAndCompress, buildApp, htmlFileOf, readPro
   import('./tools/sbom.mjs'),
 ]).then(
   ([site, worker, prerendering, headers, bom]) => ({ ...site, ...worker, ...prerendering, ...headers, ...bom }),
-  (error) => fail(error.code === 'ERR_INVALID_PACKAGE_CONFIG' ? { name: 'BuildError', message: `package.json is not valid JSON: ${error.message.split('. ').pop()}` } : error),
+  (error) => {
+    const reason = brokenPackageJsonReason(error);
+    fail(reason ? { name: 'BuildError', message: `package.json is not valid JSON: ${reason}` } : error);
+  },
 );
 
 const FLAGS = ['--preact', '--kill-switch', '--check', '--serve', '--watch', '--out DIR', '--base /PATH/'];
@@ -44,43 +57,63 @@ function parseArgs(argv) {
   return opts;
 }
 
+/**
+ * The site's files (posix path -> Buffer), each one audited and compressed as soon as it is
+ * added: the page bundle's compression (the longest) runs on the thread pool while the rest of
+ * the site is made.
+ */
+function siteFiles() {
+  const files = new Map();
+  const audits = new Map();
+  return {
+    files,
+    add(file, contents) {
+      files.set(file, contents);
+      audits.set(file, auditAndCompress(file, contents));
+    },
+    /** Every file's { entry, copies }, in the order the files were added. */
+    audited: () => Promise.all([...files.keys()].map((file) => audits.get(file))),
+  };
+}
+
 /** Builds every file of the site in memory: Map of posix path -> Buffer, and its audit. */
 async function buildSite(opts) {
   const { template, manifestTemplate, routes, pkg, identity, networkOnly } = await readProject(root, { base: opts.base });
-  // The page bundle and the prerendering are independent: both at once. Compressing the bundle
-  // (brotli at quality 11, the slowest step) starts as soon as it exists, beside the prerendering.
-  const bundled = buildApp({ root, preact: opts.preact, dev: false, identity });
-  const assetsAudited = bundled.then((built) => new Map(built.map((asset) => [asset.path, auditAndCompress(asset.path, asset.contents)])));
-  const [assets, bodies] = await Promise.all([bundled, prerender({ root, preact: opts.preact, identity, paths: routes.map((route) => route.path) })]);
-  const files = await staticFiles(root, manifestTemplate, identity);
-  for (const asset of assets) files.set(asset.path, asset.contents);
+  // The page bundle and the prerendering are independent: both at once, in esbuild's process.
+  const [statics, assets, bodies] = await Promise.all([
+    staticFiles(root, manifestTemplate, identity),
+    buildApp({ root, preact: opts.preact, dev: false, identity }),
+    prerender({ root, preact: opts.preact, identity, paths: routes.map((route) => route.path) }),
+  ]);
+  const site = siteFiles();
+  for (const [file, contents] of statics) site.add(file, contents);
+  for (const asset of assets) site.add(asset.path, asset.contents);
   // Precached like licenses.txt: /about links it, and the link works offline too.
-  files.set(SBOM_FILE, await sbom({ root, metafile: assets.metafile, pkg, build: opts.preact ? 'preact' : 'react' }));
+  site.add(SBOM_FILE, await sbom({ root, metafile: assets.metafile, pkg, build: opts.preact ? 'preact' : 'react' }));
   // Stylesheets first so the first paint is styled; module scripts are deferred anyway.
   const pageAssets = [...assets.filter((a) => a.path.endsWith('.css')), ...assets.filter((a) => a.path.endsWith('.js'))];
   for (const route of routes) {
     const html = renderHtml(template, { title: route.title, appTitle: identity.__APP_TITLE__, base: opts.base, assets: pageAssets, body: bodies.get(route.path) });
-    files.set(htmlFileOf(route.path), Buffer.from(html));
+    site.add(htmlFileOf(route.path), Buffer.from(html));
   }
 
-  const hashes = [...files].map(([file, contents]) => ({ path: file, sha384: sri(contents) }));
+  const hashes = [...site.files].map(([file, contents]) => ({ path: file, sha384: sri(contents) }));
   const { worker, manifest, version } = await buildServiceWorker({ root, entries: hashes, appDefines: identity, networkOnly, killSwitch: opts.killSwitch });
-  files.set('precache.json', manifest);
-  files.set('sw.js', worker);
+  site.add('precache.json', manifest);
+  site.add('sw.js', worker);
   // The host's own configuration (Netlify, Cloudflare Pages): after every file it names, outside the precache.
-  files.set(HEADERS_FILE, Buffer.from(headersFile([...files.keys(), 'audit.json'], opts.base)));
-  const early = await assetsAudited;
-  const audited = await Promise.all([...files].map(([file, contents]) => early.get(file) ?? auditAndCompress(file, contents)));
+  site.add(HEADERS_FILE, Buffer.from(headersFile([...site.files.keys(), 'audit.json'], opts.base)));
+  const audited = await site.audited();
   const audit = {
     name: pkg.name,
     version,
     build: opts.preact ? 'preact' : 'react',
     files: audited.map(({ entry }) => entry).sort((a, b) => (a.path < b.path ? -1 : 1)),
   };
-  const auditFile = Buffer.from(JSON.stringify(audit, null, 2) + '\n');
-  files.set('audit.json', auditFile);
+  site.add('audit.json', Buffer.from(JSON.stringify(audit, null, 2) + '\n'));
   // Precompressed copies go beside the files, outside the audit and the precache (same bytes, encoded).
-  for (const { copies } of [...audited, await auditAndCompress('audit.json', auditFile)]) {
+  const { files } = site;
+  for (const { copies } of await site.audited()) {
     for (const [file, contents] of copies) files.set(file, contents);
   }
   return { files, audit, budgets: pkg.budgets ?? {}, appGzip: assets.appGzip };

@@ -3,7 +3,7 @@
 // the bundle really contains, not what node_modules holds). Deterministic: no timestamp, no
 // random serial number, everything sorted.
 import { createHash } from 'node:crypto';
-import { promises as fs } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { esbuildVersion } from './site.mjs';
 
@@ -49,10 +49,12 @@ function licencesOf(license) {
 }
 
 /** One bundled package as a CycloneDX component: name, version, licence, purl, SHA-384 of its bundled files. */
-async function componentOf(root, dir, { name, files }) {
-  const pkg = JSON.parse(await fs.readFile(path.join(root, dir, 'package.json'), 'utf8'));
+function componentOf(root, dir, { name, files }) {
+  // Synchronous reads: the build has nothing else for this thread meanwhile, and fs.promises.readFile
+  // costs thread-pool round trips per file (React's took 13 ms that way, 4 ms like this).
+  const pkg = JSON.parse(readFileSync(path.join(root, dir, 'package.json'), 'utf8'));
   const hash = createHash('sha384');
-  for (const file of files) hash.update(await fs.readFile(path.join(root, dir, file)));
+  for (const file of files) hash.update(readFileSync(path.join(root, dir, file)));
   const purl = npmPurl(name, pkg.version);
   return {
     type: 'library',
@@ -72,7 +74,7 @@ async function componentOf(root, dir, { name, files }) {
  */
 export async function sbom({ root, metafile, pkg, build }) {
   const packages = bundledPackages(metafile);
-  const components = await Promise.all([...packages].map(([dir, found]) => componentOf(root, dir, found)));
+  const components = [...packages].map(([dir, found]) => componentOf(root, dir, found));
   components.sort((a, b) => (a.purl < b.purl ? -1 : 1));
   const app = { type: 'application', 'bom-ref': pkg.name, name: pkg.name, version: pkg.version ?? '0.0.0' };
   const document = {

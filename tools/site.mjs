@@ -24,21 +24,17 @@ export const sri = (buf) => 'sha384-' + createHash('sha384').update(buf).digest(
 
 /** Gzip at level 9, as static hosts and CDNs pre-compress; Node writes mtime 0, so it is stable. */
 const GZIP_OPTIONS = { level: 9 };
-const gzipCompress = promisify(zlib.gzip);
-
-/** Gzips on libuv's thread pool, so every file of a build compresses at once beside the main thread. */
-export const gzip = (buf) => gzipCompress(buf, GZIP_OPTIONS);
+const gzipOnThreadPool = promisify(zlib.gzip);
 
 /** The gzip size of some bytes (the budgets' measure). */
 export const gzipSize = (buf) => zlib.gzipSync(buf, GZIP_OPTIONS).length;
 
-const brotliCompress = promisify(zlib.brotliCompress);
+const brotliOnThreadPool = promisify(zlib.brotliCompress);
 
 /**
- * Brotli quality 9, not 11: on the React bundle 11 takes about 420 ms on these machines, 10 about
- * 200 ms and 9 about 60 ms, and it is the last step of the build, so it decides whether a build
- * takes half a second or a whole one. What 9 costs: 70,262 B against 65,145 B at 11 (+8 %), still
- * 7 % under gzip's 75,342 B.
+ * Brotli quality 9, not 11: on the React bundle 11 takes about 530 ms on these machines, 10 about
+ * 230 ms and 9 about 60 ms, and the bundle's compression is on the build's critical path. What 9
+ * costs: 72,147 B against 66,946 B at 11 (+8 %), still 7 % under gzip's 77,276 B.
  */
 const BROTLI_QUALITY = 9;
 
@@ -50,18 +46,27 @@ const BROTLI_QUALITY = 9;
  */
 const brotliWindowBits = (size) => Math.min(24, Math.max(10, Math.ceil(Math.log2(size + 16))));
 
+const brotliOptions = (size) => ({
+  params: {
+    [zlib.constants.BROTLI_PARAM_QUALITY]: BROTLI_QUALITY,
+    [zlib.constants.BROTLI_PARAM_SIZE_HINT]: size,
+    [zlib.constants.BROTLI_PARAM_LGWIN]: brotliWindowBits(size),
+  },
+});
+
 /**
- * Brotli, as shipped beside the files. Asynchronous: it runs on libuv's thread pool, beside the
- * rest of the build (it is still the slowest step of a build).
+ * Files up to this size are compressed on the main thread. For them, handing the work to libuv's
+ * thread pool costs more than the work: 16 small files of a build took 6 ms one after the other
+ * and 12 to 27 ms through the pool. Larger files (the page bundle: ≈ 60 ms of brotli) go to the
+ * pool, so the rest of the build goes on beside them.
  */
-export const brotli = (buf) =>
-  brotliCompress(buf, {
-    params: {
-      [zlib.constants.BROTLI_PARAM_QUALITY]: BROTLI_QUALITY,
-      [zlib.constants.BROTLI_PARAM_SIZE_HINT]: buf.length,
-      [zlib.constants.BROTLI_PARAM_LGWIN]: brotliWindowBits(buf.length),
-    },
-  });
+const MAIN_THREAD_LIMIT = 64 * 1024;
+
+/** Gzip and brotli copies of some bytes: [gzipped, brotlied]. */
+async function compress(contents) {
+  if (contents.length <= MAIN_THREAD_LIMIT) return [zlib.gzipSync(contents, GZIP_OPTIONS), zlib.brotliCompressSync(contents, brotliOptions(contents.length))];
+  return Promise.all([gzipOnThreadPool(contents, GZIP_OPTIONS), brotliOnThreadPool(contents, brotliOptions(contents.length))]);
+}
 
 /** Files that hosts serve compressed (text); images are compressed already. */
 const COMPRESSIBLE = /\.(html|js|mjs|css|json|webmanifest|txt|svg)$/;
@@ -73,7 +78,7 @@ const COMPRESSIBLE = /\.(html|js|mjs|css|json|webmanifest|txt|svg)$/;
  * the SRI hashes describe the decoded bytes, the same whatever the encoding on the wire.
  */
 export async function auditAndCompress(filePath, contents) {
-  const [gzipped, brotlied] = await Promise.all([gzip(contents), brotli(contents)]);
+  const [gzipped, brotlied] = await compress(contents);
   const entry = { path: filePath, bytes: contents.length, gzip: gzipped.length, brotli: brotlied.length, sha384: sri(contents) };
   const copies = new Map();
   if (COMPRESSIBLE.test(filePath)) {
