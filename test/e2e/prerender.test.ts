@@ -62,6 +62,42 @@ for (const build of BUILDS) {
     await context.close();
   });
 
+  test('a first visit\'s hydration moves nothing on the notes screen (no layout shift), with the scripts arriving after the HTML', async ({ browser, host }) => {
+    const context = await freshContext(browser);
+    await context.addInitScript(() => {
+      const shifts: { at: number; value: number }[] = [];
+      (window as unknown as { __shifts: typeof shifts }).__shifts = shifts;
+      // Layout Instability API (Chromium): one entry per frame in which visible content moved.
+      new PerformanceObserver((list) => {
+        for (const entry of list.getEntries()) shifts.push({ at: entry.startTime, value: (entry as PerformanceEntry & { value: number }).value });
+      }).observe({ type: 'layout-shift', buffered: true });
+    });
+    // As on a slow network: the prerendered HTML is painted before the page's code runs.
+    await context.route('**/assets/*.js', async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      await route.continue();
+    });
+    const page = await context.newPage();
+    await page.goto(host.url);
+    await firstNote(page).waitFor();
+    // A shift made on purpose, after hydration: entries arrive in order, so once it is seen, any
+    // shift the hydration caused has been seen too.
+    const control = await page.evaluate(() => {
+      const block = document.createElement('div');
+      block.className = 'notice';
+      block.textContent = 'A control paragraph that pushes the screen down.';
+      document.querySelector('main h1')!.before(block);
+      return performance.now();
+    });
+    const shifts = await page.waitForFunction((since) => {
+      const all = (window as unknown as { __shifts: { at: number; value: number }[] }).__shifts;
+      return all.some((shift) => shift.at >= since) && all;
+    }, control);
+    const hydration = ((await shifts.jsonValue()) as { at: number; value: number }[]).filter((shift) => shift.at < control);
+    assert.equal(hydration, [], 'the screen moved while the page hydrated');
+    await context.close();
+  });
+
   test('hydration on every route (and a deep link the worker answers with 404.html, offline) logs no warning or error, then shows the device state', async ({ browser, host }) => {
     const context = await freshContext(browser);
     const page = await context.newPage();

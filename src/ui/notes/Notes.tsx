@@ -25,8 +25,10 @@ export function Notes() {
         {corrupt && <p>Some saved notes could not be read; a copy was kept on this device.</p>}
         {problem && <p>{PROBLEMS[problem]}</p>}
       </div>
-      {/* The notes live on the device: the prerendered HTML knows none of them. */}
-      {!loaded && <p>Loading your notes…</p>}
+      {/* The notes live on the device: the prerendered HTML knows none of them. The placeholder
+          is as tall as the one empty note a first visit gets (app.css), so hydrating moves
+          nothing below it; when it was one line, Lighthouse measured a layout shift of 0.06. */}
+      {!loaded && <p className="notes-loading">Loading your notes…</p>}
       <ul className="notes">
         {list.map((note, index) => (
           <li key={note.id}>
