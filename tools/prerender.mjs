@@ -27,6 +27,8 @@ export async function prerender({ root, preact, identity, paths }) {
     define: pageDefines({ dev: false, identity }),
     outfile: 'prerender.cjs',
   });
+  // Awaited below; until then a failure (a syntax error) must not count as an unhandled rejection.
+  bundled.catch(() => {});
   await loadServerRenderer(root, preact);
   const result = await bundled;
   // Written inside the project (node_modules/.cache, where tools keep such files) so that its
