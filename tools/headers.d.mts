@@ -7,6 +7,6 @@ export const CONTENT_TYPES: Record<string, string>;
 export function cacheControlOf(urlPath: string): string;
 export function headersFor(urlPath: string): Record<string, string>;
 export function urlPathsOf(filePath: string): string[];
-export function headersFile(filePaths: Iterable<string>): string;
+export function headersFile(filePaths: Iterable<string>, base?: string): string;
 export function nginxServerBlock(): string;
 export const HEADERS_FILE: string;

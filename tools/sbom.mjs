@@ -5,19 +5,13 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { esbuildVersion } from './site.mjs';
+import { esbuildVersion, packageOfInput } from './site.mjs';
 
 /** The SBOM's file name in dist/. */
 export const SBOM_FILE = 'sbom.cdx.json';
 
 /** How each component's hash is made, stated in the SBOM itself so an auditor can redo it. */
 const HASH_RECIPE = 'SHA-384 of the files listed in offline-shell:bundled-files (paths relative to the package), concatenated in that order';
-
-/** An input path's package: the folder under the last `node_modules/` (`@scope/name` or `name`), or null for app code. */
-export function packageOfInput(input) {
-  const match = /^(.*node_modules\/((?:@[^/]+\/)?[^/]+))\/(.+)$/.exec(input);
-  return match ? { dir: match[1], name: match[2], file: match[3] } : null;
-}
 
 /**
  * The third-party packages whose code is in the page's JS, from esbuild's metafile: inputs that

@@ -192,6 +192,12 @@ async function appCodeGzip(options) {
   return scripts.reduce((total, f) => total + gzipSize(Buffer.from(f.text.replace(glue, ''))), 0);
 }
 
+/** An esbuild input path's package: the folder under the last `node_modules/` (`@scope/name` or `name`), or null for app code. */
+export function packageOfInput(input) {
+  const match = /^(.*node_modules\/((?:@[^/]+\/)?[^/]+))\/(.+)$/.exec(input);
+  return match ? { dir: match[1], name: match[2], file: match[3] } : null;
+}
+
 /**
  * The licences of the third-party packages in the bundle, sorted by name: each package's name,
  * version, licence and LICENSE file, then the legal comments esbuild extracted. Only files the
@@ -200,8 +206,8 @@ async function appCodeGzip(options) {
 async function licenses(root, metafile, legal) {
   const dirs = new Map();
   for (const input of Object.keys(metafile.inputs)) {
-    const m = /^(.*node_modules\/((?:@[^/]+\/)?[^/]+))\//.exec(input);
-    if (m) dirs.set(m[2], path.join(root, m[1]));
+    const owner = packageOfInput(input);
+    if (owner) dirs.set(owner.name, path.join(root, owner.dir));
   }
   // Packages with the same licence text (react, react-dom, scheduler) share one copy of it.
   const byText = new Map();

@@ -6,10 +6,10 @@
 // Exit 0: everything matches; 1: problems; 2: the site could not be checked at all (bad or
 // unreachable URL, no local build). Node only, no browser; bounded: a timeout per request and a
 // few requests at a time.
-import { createHash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { HEADERS_FILE, headersFor, urlPathsOf } from './headers.mjs';
+import { sri } from './site.mjs';
 
 const USAGE = 'usage: npm run verify -- <http(s) URL of the deployed site> [--dist DIR]';
 /** How long one request may take, headers and body. */
@@ -53,9 +53,6 @@ async function readLocalAudit(dist) {
     throw new CannotVerify(`cannot read ${file} (${error.code ?? error.message}); run \`npm run build\` first or pass --dist DIR`);
   }
 }
-
-/** The SRI form of a SHA-384, as audit.json writes it. */
-const sri = (bytes) => 'sha384-' + createHash('sha384').update(bytes).digest('base64');
 
 /** GETs a URL with a timeout; resolves to { status, headers, body } or { error } (never rejects). */
 async function fetchFile(url) {

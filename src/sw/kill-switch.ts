@@ -14,9 +14,10 @@ self.addEventListener('activate', (event) => event.waitUntil(withdrawAndReloadPa
 // follows the older spec's "uninstalling flag" rule (register() clears the flag, as Gecko's
 // register job does) revives the registration being removed instead of installing anew, and the
 // same bytes mean no new install, so `activate` never runs again: the likely cause of the engine
-// test's kill-switch step failing in Firefox in about one full run of three. Every page of the app asks its active worker for the version right
-// after registering (src/offline/registration.ts): that message withdraws once more. No reload
-// here: the pages `activate` reloaded are on their way, and the page that asked is not controlled.
+// test's kill-switch step failing in Firefox in about one full run of three. Every page of the
+// app asks its active worker for the version right after registering
+// (src/offline/registration.ts): that message withdraws once more. No reload here: the pages
+// `activate` reloaded are on their way, and the page that asked is not controlled.
 self.addEventListener('message', (event) => event.waitUntil(withdraw()));
 
 /** Deletes our caches and unregisters. */

@@ -13,3 +13,6 @@ export function formatSize(bytes: number): string {
 
 /** A time of day, or "never". */
 export const formatTime = (ms: number | null): string => (ms ? new Date(ms).toLocaleTimeString() : 'never');
+
+/** A count with its noun, singular for one: "1 note", "3 files". */
+export const formatCount = (count: number, noun: string): string => `${count} ${noun}${count === 1 ? '' : 's'}`;

@@ -10,6 +10,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { cachedSri, evict } from './lib/caches';
 import { launchChromium } from './lib/chromium-driver';
 import { ENGINE_NAMES, type Engine, type EngineName, type Profile, type Tab } from './lib/driver';
 import { launchFirefox } from './lib/firefox';
@@ -466,42 +467,13 @@ for (const [index, build] of BUILDS.entries()) {
     const tab = await openInstalled();
     const manifest: Record<string, string> = JSON.parse(readFileSync(path.join(v1, 'precache.json'), 'utf8'));
     const evicted = ['/about/', '/licenses.txt'];
-    /** The SRI hash of each evicted path's cached bytes, computed in the page; null while it is missing. */
-    const cachedSri = () =>
-      tab.evaluate(
-        async ([prefix, urls]) => {
-          const name = (await caches.keys()).find((key) => key.startsWith(prefix as string));
-          const cache = name ? await caches.open(name) : undefined;
-          return Promise.all(
-            (urls as string[]).map(async (u) => {
-              const response = await cache?.match(u);
-              if (!response) return null;
-              const digest = new Uint8Array(await crypto.subtle.digest('SHA-384', await response.arrayBuffer()));
-              return 'sha384-' + btoa(String.fromCharCode(...digest));
-            }),
-          );
-        },
-        [`${APP_NAME}-`, evicted],
-      );
-    // What a browser evicting them under storage pressure would leave: the entries gone. The check
-    // that the new worker's activation started may still be walking the manifest and put an entry
-    // back just after it is deleted (the repair doing its job; seen once in CI), so delete until
-    // both stay gone.
-    const evict = () =>
-      tab.evaluate(
-        async ([prefix, urls]) => {
-          for (const name of (await caches.keys()).filter((key) => key.startsWith(prefix as string))) for (const u of urls as string[]) await (await caches.open(name)).delete(u);
-        },
-        [`${APP_NAME}-`, evicted],
-      );
-    await until('the entries deleted', async () => {
-      await evict();
-      return (await cachedSri()).every((hash) => hash === null);
-    });
+    // What a browser evicting them under storage pressure would leave: the entries gone.
+    await evict(tab, evicted);
+    assert.equal(await cachedSri(tab, evicted), [null, null], 'deleted');
     await tab.goto(url('/about/'));
     await until('/about/ to render', async () => (await heading(tab)) === 'What this app ships');
-    await until('the entries back in the cache', async () => (await cachedSri()).every(Boolean));
-    assert.equal(await cachedSri(), evicted.map((u) => manifest[u]), 'the bytes the build hashed');
+    await until('the entries back in the cache', async () => (await cachedSri(tab, evicted)).every(Boolean));
+    assert.equal(await cachedSri(tab, evicted), evicted.map((u) => manifest[u]), 'the bytes the build hashed');
     await until('/about/ to finish loading', async () => !(await tab.text()).includes('…'));
     await tab.goto(url('/status/'));
     await until('/status/ to verify every file', async () => /(\d+) of \1 files verified/.test(await tab.text()));

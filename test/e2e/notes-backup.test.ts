@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { firstNote, openInstalled, openNotes, savedNotes, watchConsole } from './lib/app';
+import { fillLocalStorage, firstNote, openInstalled, openNotes, savedNotes, watchConsole } from './lib/app';
 import { freshContext } from './lib/browser';
 import { startHost } from './lib/hosts';
 import { APP_NAME, BUILDS, site } from './lib/site';
@@ -118,18 +118,7 @@ for (const build of BUILDS) {
     await openNotes(page, host.url);
     await writeTwoNotes(page);
     const before = await savedNotes(page);
-    // Fill this origin's real localStorage quota with another key, to the last few characters.
-    await page.evaluate(() => {
-      let chunk = 'x'.repeat(1 << 20);
-      for (let i = 0; ; i++) {
-        try {
-          localStorage.setItem('filler-' + i, chunk);
-        } catch {
-          if (chunk.length <= 8) return;
-          chunk = chunk.slice(chunk.length / 2);
-        }
-      }
-    });
+    await fillLocalStorage(page);
     const big = { format: 'notes-backup', version: 1, notes: [{ id: 'big', text: 'a long note '.repeat(2000), at: 1 }] };
     assert.is(await restore(page, { name: 'big.json', buffer: Buffer.from(JSON.stringify(big)) }), 'Not restored: storage is full. Nothing was changed; make room and try again.');
     assert.equal(await savedNotes(page), before);

@@ -5,7 +5,7 @@ import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { axeViolations, firstNote, openNotes, pageTimersDone, savedNotes, watchConsole } from './lib/app';
+import { axeViolations, fillLocalStorage, firstNote, openNotes, pageTimersDone, savedNotes, watchConsole } from './lib/app';
 import { freshContext, launchWithProfile } from './lib/browser';
 import { startHost } from './lib/hosts';
 import { APP_NAME, BUILDS, site } from './lib/site';
@@ -25,20 +25,7 @@ for (const build of BUILDS) {
     await openNotes(page, host.url);
     await firstNote(page).fill('saved before the disk filled up');
     await until('the debounced save', async () => (await savedNotes(page))?.[0] === 'saved before the disk filled up');
-    // Fill this origin's real localStorage quota with another key, to the last few characters.
-    const fillers = await page.evaluate(() => {
-      let chunk = 'x'.repeat(1 << 20);
-      let i = 0;
-      for (;;) {
-        try {
-          localStorage.setItem('filler-' + i, chunk);
-          i++;
-        } catch {
-          if (chunk.length <= 8) return i;
-          chunk = chunk.slice(chunk.length / 2);
-        }
-      }
-    });
+    const fillers = await fillLocalStorage(page);
     assert.ok(fillers > 5, 'the quota is real (several MB)');
     const longer = 'saved before the disk filled up, and this added while it was full';
     await firstNote(page).fill(longer);

@@ -3,15 +3,16 @@
 // request needs them and in its check after a navigation; that bytes failing the manifest's hash
 // are neither served nor cached; and that offline, everything else still works and /status says
 // what is missing.
-import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Page } from 'playwright-core';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { cachedSri, evict, openInstalled, settle, statusFact, watchConsole } from './lib/app';
+import { sri } from '../../tools/site.mjs';
+import { openInstalled, settle, statusFact, watchConsole } from './lib/app';
 import { clearHttpCache, freshContext } from './lib/browser';
+import { cachedSri, evict } from './lib/caches';
 import { requestsSince, startHost } from './lib/hosts';
 import { appScript, audit, BUILDS, readPrecache, site } from './lib/site';
 import { shareChromium, type Shared } from './lib/suite';
@@ -92,7 +93,7 @@ for (const build of BUILDS) {
     await show(page, new URL('/about/', host.url).href, 'What this app ships');
     await until('the manifest and the file it lists back', async () => (await cachedSri(page, ['/precache.json', '/licenses.txt'])).every(Boolean));
     const [manifestSri, licences] = await cachedSri(page, ['/precache.json', '/licenses.txt']);
-    assert.is(manifestSri, 'sha384-' + createHash('sha384').update(readFileSync(path.join(dist, 'precache.json'))).digest('base64'));
+    assert.is(manifestSri, sri(readFileSync(path.join(dist, 'precache.json'))));
     assert.is(licences, manifest['/licenses.txt']);
     await context.close();
     await host.close();

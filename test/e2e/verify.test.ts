@@ -4,12 +4,12 @@
 // give one line and exit 2, never a stack trace.
 import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { headersFor } from '../../tools/headers.mjs';
 import { startHost, type Host, type HostKind } from './lib/hosts';
+import { freePort } from './lib/processes';
 import { appScript, audit, BUILDS, copySite, site } from './lib/site';
 
 /** Runs the verify tool as a user does (asynchronously: the preview server answers in this process). */
@@ -35,16 +35,6 @@ function brokenCopy(dir: string, change: (copy: string) => void): string {
 /** Removes a file of a site and its precompressed copies (a host such as nginx serves `file.gz` alone). */
 function removeWithCopies(dir: string, file: string): void {
   for (const suffix of ['', '.gz', '.br']) rmSync(path.join(dir, file + suffix), { force: suffix !== '' });
-}
-
-/** A loopback port nothing listens on. */
-function closedPort(): Promise<number> {
-  return new Promise((resolve) => {
-    const probe = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as net.AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
 }
 
 const VERIFY_HOSTS: HostKind[] = ['preview', 'nginx'];
@@ -109,6 +99,18 @@ for (const kind of VERIFY_HOSTS) {
   test.run();
 }
 
+/** Verifies `host` against `dist`, expecting exactly the one HEADER problem `line` and exit 1; closes the host. */
+async function assertOneWrongHeader(host: Host, line: string): Promise<void> {
+  try {
+    const result = await verify(host.url, dist);
+    assert.equal(result.stdout.slice(0, -1), [line]);
+    assert.match(result.stdout.at(-1)!, /^verify: FAILED, 1 problem \(1 wrong header\)/);
+    assert.is(result.code, 1);
+  } finally {
+    await host.close();
+  }
+}
+
 // A wrong header, as each host gets one: the preview server answering sw.js with a cache lifetime
 // (intercepted), nginx with a line dropped from its manifest location; and no host at all.
 const wrong = suite('npm run verify: misconfigured and unreachable hosts');
@@ -121,14 +123,7 @@ wrong('preview server: sw.js with max-age=600 gives one HEADER line, exit 1', as
       return true;
     },
   });
-  try {
-    const result = await verify(host.url, dist);
-    assert.equal(result.stdout.slice(0, -1), ['HEADER sw.js: Cache-Control is "public, max-age=600", expected "no-cache"']);
-    assert.match(result.stdout.at(-1)!, /^verify: FAILED, 1 problem \(1 wrong header\)/);
-    assert.is(result.code, 1);
-  } finally {
-    await host.close();
-  }
+  await assertOneWrongHeader(host, 'HEADER sw.js: Cache-Control is "public, max-age=600", expected "no-cache"');
 });
 
 wrong('nginx: a manifest location that drops nosniff gives one HEADER line, exit 1', async () => {
@@ -140,18 +135,11 @@ wrong('nginx: a manifest location that drops nosniff gives one HEADER line, exit
       return edited;
     },
   });
-  try {
-    const result = await verify(host.url, dist);
-    assert.equal(result.stdout.slice(0, -1), ['HEADER manifest.webmanifest: X-Content-Type-Options is missing, expected "nosniff"']);
-    assert.match(result.stdout.at(-1)!, /^verify: FAILED, 1 problem \(1 wrong header\)/);
-    assert.is(result.code, 1);
-  } finally {
-    await host.close();
-  }
+  await assertOneWrongHeader(host, 'HEADER manifest.webmanifest: X-Content-Type-Options is missing, expected "nosniff"');
 });
 
 wrong('an unreachable URL: one line naming the reason, exit 2, no stack trace', async () => {
-  const url = `http://127.0.0.1:${await closedPort()}/`;
+  const url = `http://127.0.0.1:${await freePort()}/`;
   const result = await verify(url, dist);
   assert.equal(result.stderr, [`verify: cannot reach ${url}: ECONNREFUSED`]);
   assert.equal(result.stdout, []);

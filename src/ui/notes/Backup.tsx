@@ -3,9 +3,10 @@
 import { useState, type ChangeEvent } from 'react';
 import { backupFileName, backupText, readBackup, sizeProblem } from '../../notes/backup';
 import { notes, restoreNotes } from '../../notes/store';
+import { formatCount } from '../format';
 
 /** "1 note", "3 notes". */
-const noteCount = (count: number): string => `${count} ${count === 1 ? 'note' : 'notes'}`;
+const noteCount = (count: number): string => formatCount(count, 'note');
 
 /** Saves every note as a JSON file: a Blob download made in the page, so it works offline. */
 function downloadBackup(): string {

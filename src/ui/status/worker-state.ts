@@ -2,9 +2,10 @@
 // registration (installing, waiting, failed), the worker's last check of its cache, the network.
 import type { RegistrationSnapshot } from '../../offline/registration';
 import type { RepairReport } from '../../repair-report';
+import { formatCount } from '../format';
 
 /** "1 file", "3 files". */
-export const files = (count: number): string => `${count} ${count === 1 ? 'file' : 'files'}`;
+const files = (count: number): string => formatCount(count, 'file');
 
 /** Missing files are waiting for the network: the worker saw none, or the browser says offline. */
 const waitsForNetwork = (repair: RepairReport, online: boolean): boolean => repair.offline || !online;

@@ -55,6 +55,25 @@ export const savedNotes = (page: Page): Promise<string[] | null> =>
   }, `${APP_NAME}:notes`);
 
 /**
+ * Fills this origin's real localStorage quota with keys `filler-0`, `filler-1`, … to the last few
+ * characters (halving the chunk at each refusal); resolves to how many keys it wrote.
+ */
+export const fillLocalStorage = (page: Page): Promise<number> =>
+  page.evaluate(() => {
+    let chunk = 'x'.repeat(1 << 20);
+    let written = 0;
+    for (;;) {
+      try {
+        localStorage.setItem('filler-' + written, chunk);
+        written++;
+      } catch {
+        if (chunk.length <= 8) return written;
+        chunk = chunk.slice(chunk.length / 2);
+      }
+    }
+  });
+
+/**
  * Resolves once a timer of `ms` that the page sets now has fired. Timers of one page fire in order
  * of due time (HTML: a timer waits for those set before it with an equal or shorter delay), so
  * every timer the app had already set with a delay up to `ms` (a debounced save) has run by then.
@@ -145,34 +164,3 @@ export async function recordCsp(context: BrowserContext): Promise<void> {
 /** The CSP violations recorded in the page so far. */
 export const cspViolations = (page: Page): Promise<string[]> => page.evaluate(() => (window as unknown as { __csp: string[] }).__csp);
 
-/** Deletes entries from the app's caches through the page's Cache API, as a browser evicting them would. */
-export const evict = (page: Page, paths: string[]): Promise<void> =>
-  page.evaluate(
-    async ([prefix, urls]) => {
-      for (const name of (await caches.keys()).filter((cacheName) => cacheName.startsWith(prefix))) {
-        const cache = await caches.open(name);
-        for (const url of urls) await cache.delete(url);
-      }
-    },
-    [`${APP_NAME}-`, paths] as const,
-  );
-
-/** The SRI hash (SHA-384) of each path's bytes in the app's caches, computed in the page; null for a path not cached. */
-export const cachedSri = (page: Page, paths: string[]): Promise<(string | null)[]> =>
-  page.evaluate(
-    async ([prefix, urls]) => {
-      const names = (await caches.keys()).filter((cacheName) => cacheName.startsWith(prefix));
-      return Promise.all(
-        urls.map(async (url) => {
-          for (const name of names) {
-            const response = await (await caches.open(name)).match(url);
-            if (!response) continue;
-            const digest = new Uint8Array(await crypto.subtle.digest('SHA-384', await response.arrayBuffer()));
-            return 'sha384-' + btoa(String.fromCharCode(...digest));
-          }
-          return null;
-        }),
-      );
-    },
-    [`${APP_NAME}-`, paths] as const,
-  );

@@ -7,6 +7,7 @@ import { existsSync, mkdirSync, readFileSync, renameSync, symlinkSync, writeFile
 import net from 'node:net';
 import path from 'node:path';
 import { listen, type Intercept } from '../../../tools/serve.mjs';
+import { freePort, restartable } from './processes';
 import { temp } from './site';
 import { until } from './wait';
 
@@ -116,15 +117,6 @@ function spawnPython(root: string, port: number, log: Host['log']): Promise<{ ch
   });
 }
 
-/** Ends a host's process by its pid; resolves once it has exited (its sockets are closed by then). */
-function stopProcess(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-  return new Promise((resolve) => {
-    child.once('exit', () => resolve());
-    child.kill();
-  });
-}
-
 /** A folder `site` linking to `dir`, and setRoot() swapping the link atomically: a deploy. */
 function linkedRoot(dir: string): { link: string; setRoot(next: string): void } {
   const base = temp();
@@ -144,26 +136,19 @@ function linkedRoot(dir: string): { link: string; setRoot(next: string): void } 
 async function startPython(dir: string): Promise<Host> {
   const { link, setRoot } = linkedRoot(dir);
   const log: Host['log'] = [];
-  let { child, port } = await spawnPython(link, 0, log);
-  let paused = false;
+  const { child, port } = await spawnPython(link, 0, log);
   return {
     kind: 'python',
     url: `http://127.0.0.1:${port}/`,
     log,
     setRoot,
-    async pause() {
-      paused = true;
-      await stopProcess(child);
-    },
-    async resume() {
-      if (!paused) return;
-      // http.server sets SO_REUSEADDR, so the port is free again at once.
-      ({ child } = await spawnPython(link, port, log));
-      paused = false;
-    },
-    close: () => stopProcess(child),
+    // http.server sets SO_REUSEADDR, so the port is free again at once.
+    ...restartable(child, async () => (await spawnPython(link, port, log)).child),
   };
 }
+
+/** nginx's temporary folders, each set under the test's own prefix (the compiled-in ones are root's). */
+const NGINX_TEMP_FOLDERS = ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'];
 
 /**
  * The main configuration of a test's nginx: everything of its own under `prefix` (pid, logs,
@@ -175,7 +160,7 @@ export function nginxConfig(prefix: string, root: string, port: number, editServ
   const shipped = editServerBlock(readFileSync(path.join(process.cwd(), 'deploy/nginx.conf'), 'utf8'));
   const server = shipped.replace(/^(\s*)listen [^;]+;/m, `$1listen 127.0.0.1:${port};`).replace(/^(\s*)root [^;]+;/m, `$1root ${root};`);
   if (!server.includes(`listen 127.0.0.1:${port};`) || !server.includes(`root ${root};`)) throw new Error('deploy/nginx.conf has no `listen` or no `root` line to fill in');
-  const temps = ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map((name) => `  ${name}_temp_path ${path.join(prefix, name)};`);
+  const temps = NGINX_TEMP_FOLDERS.map((name) => `  ${name}_temp_path ${path.join(prefix, name)};`);
   return [
     'daemon off;',
     'master_process off;',
@@ -192,18 +177,6 @@ export function nginxConfig(prefix: string, root: string, port: number, editServ
     '}',
     '',
   ].join('\n');
-}
-
-/** A port that nothing listens on right now (the kernel's pick for port 0). */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as net.AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
 }
 
 /** Whether something accepts connections on the loopback port. */
@@ -244,11 +217,10 @@ function nginxLog(file: string): Host['log'] {
 async function startNginx(dir: string, editServerBlock?: (serverBlock: string) => string): Promise<Host> {
   const { link, setRoot } = linkedRoot(dir);
   const prefix = temp();
-  for (const name of ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi']) mkdirSync(path.join(prefix, name));
+  for (const name of NGINX_TEMP_FOLDERS) mkdirSync(path.join(prefix, name));
   const port = await freePort();
   writeFileSync(path.join(prefix, 'nginx.conf'), nginxConfig(prefix, link, port, editServerBlock));
-  let child = await spawnNginx(prefix, port);
-  let paused = false;
+  const child = await spawnNginx(prefix, port);
   const accessLog = path.join(prefix, 'access.log');
   return {
     kind: 'nginx',
@@ -257,15 +229,6 @@ async function startNginx(dir: string, editServerBlock?: (serverBlock: string) =
       return nginxLog(accessLog);
     },
     setRoot,
-    async pause() {
-      paused = true;
-      await stopProcess(child);
-    },
-    async resume() {
-      if (!paused) return;
-      child = await spawnNginx(prefix, port);
-      paused = false;
-    },
-    close: () => stopProcess(child),
+    ...restartable(child, () => spawnNginx(prefix, port)),
   };
 }

@@ -4,33 +4,14 @@
 // runs under its own Xvfb, inside the network namespace that tools/engines.mjs makes, where
 // "offline" is a virtual link going down.
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
-import net from 'node:net';
 import { Builder, By, until as seleniumUntil, type WebDriver, type WebElement } from 'selenium-webdriver';
 import type { Command } from 'selenium-webdriver/lib/command';
 import { engineExecutables, inEngineNamespace, missingEngine, setNamespaceNetwork } from '../../../tools/engines.mjs';
 import { clickableXPath, labelledXPath, type Engine, type Profile, type Tab } from './driver';
+import { freePort, stopProcess } from './processes';
 import { until } from './wait';
 
 const HOW_TO_RUN = 'the WebKit tests run inside the network namespace and Xvfb that tools/engines.mjs sets up: node tools/engines.mjs webkit react';
-
-/** A free TCP port on 127.0.0.1. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-    server.on('error', reject);
-  });
-}
-
-/** Ends a child process and waits for it (it may have exited already). */
-async function stop(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  child.kill();
-  await exited;
-}
 
 /**
  * Starts WebKitWebDriver (WEBKIT_DRIVER_PATH overrides) for MiniBrowser (MINIBROWSER_PATH
@@ -76,7 +57,7 @@ export async function launchWebKit(): Promise<Engine> {
     async close() {
       for (const session of sessions) await session.quit().catch(() => {});
       sessions.clear();
-      await stop(driver.process);
+      await stopProcess(driver.process);
     },
   };
 }
@@ -101,7 +82,7 @@ async function startDriver(webDriverPath: string): Promise<Driver> {
       return fetch(`${server}/status`).then((r) => r.ok, () => false);
     });
   } catch (error) {
-    await stop(child);
+    await stopProcess(child);
     throw error;
   }
   return { process: child, server, errors: () => errors };
