@@ -18,5 +18,7 @@ export interface Pace {
 }
 export function safePath(target: string): string | number;
 export function preferredEncoding(acceptEncoding: string | undefined, variants: Record<string, unknown>): 'br' | 'gzip' | undefined;
-export function createPreviewServer(opts: { root: string; intercept?: Intercept; pace?: Pace }): PreviewServer;
-export function listen(opts: { root: string; host?: string; port?: number; intercept?: Intercept; pace?: Pace }): Promise<Listening>;
+/** Dev: the site's files in memory (site path -> contents), served instead of `root`. */
+export type MemoryFiles = () => Map<string, Buffer>;
+export function createPreviewServer(opts: { root: string; files?: MemoryFiles; intercept?: Intercept; pace?: Pace }): PreviewServer;
+export function listen(opts: { root: string; files?: MemoryFiles; host?: string; port?: number; intercept?: Intercept; pace?: Pace }): Promise<Listening>;

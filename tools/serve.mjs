@@ -5,6 +5,7 @@ import { createHash } from 'node:crypto';
 import { createReadStream, promises as fs } from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
+import { Readable } from 'node:stream';
 import { CACHE_CONTROL, CONTENT_TYPES, SECURITY_HEADERS as SECURITY, headersFor } from './headers.mjs';
 
 const MAX_URL = 2048;
@@ -63,36 +64,78 @@ export function safePath(target) {
 }
 
 /**
- * Creates the preview server. Options for tests: `root` can be swapped with setRoot() (a deploy),
- * `intercept(req, res)` may answer a request first (return true), and `log` records every request.
+ * The files of a directory on disk. A request's real path (symlinks resolved) must stay inside
+ * the directory, and a file is answered with the precompressed copies the build wrote beside it
+ * (`<file>.br`, `<file>.gz`). `directory()` is read on every request, so tests can swap it.
+ */
+function directorySource(directory) {
+  const body = (file, stat) => ({ size: stat.size, tag: `${stat.size}-${stat.mtimeMs}-${file}`, open: (options) => createReadStream(file, options) });
+  return {
+    async find(rel) {
+      const base = directory();
+      const real = await fs.realpath(path.join(base, rel)).catch(() => null);
+      const realBase = await fs.realpath(base);
+      if (!real || (real !== realBase && !real.startsWith(realBase + path.sep))) return null;
+      const stat = await fs.stat(real);
+      if (stat.isDirectory()) return { directory: true };
+      if (!stat.isFile()) return null;
+      const encoded = {};
+      for (const [encoding, suffix] of [['br', '.br'], ['gzip', '.gz']]) {
+        const copy = await fs.stat(real + suffix).catch(() => null);
+        if (copy?.isFile()) encoded[encoding] = body(real + suffix, copy);
+      }
+      return { name: real, body: body(real, stat), encoded };
+    },
+  };
+}
+
+/**
+ * Files kept in memory (`files()` returns a Map of site path -> Buffer): the dev loop serves
+ * each rebuild from here, so a reload right after a save waits for no disk access. A folder is
+ * any prefix of a file's path.
+ */
+function memorySource(files) {
+  const tags = new WeakMap();
+  const tagOf = (contents) => {
+    if (!tags.has(contents)) tags.set(contents, createHash('sha1').update(contents).digest('base64url'));
+    return tags.get(contents);
+  };
+  return {
+    async find(rel) {
+      const key = rel.replace(/^\.?\/+/, '').replace(/\/$/, '');
+      const current = files();
+      const contents = current.get(key);
+      if (contents) return { name: key, body: { size: contents.length, tag: tagOf(contents), contents, open: () => Readable.from([contents]) }, encoded: {} };
+      const isFolder = key === '' || [...current.keys()].some((file) => file.startsWith(key + '/'));
+      return isFolder ? { directory: true } : null;
+    },
+  };
+}
+
+/**
+ * Creates the preview server. It serves `root`, or with `files` (dev) a Map kept in memory.
+ * Options for tests: `root` can be swapped with setRoot() (a deploy), `intercept(req, res)` may
+ * answer a request first (return true), and `log` records every request.
  * For the bench, `pace: { delayMs, bytesPerSecond }` makes it a slow network: each file answer
  * waits delayMs, then its body flows at bytesPerSecond.
  */
-export function createPreviewServer({ root, intercept, pace } = {}) {
+export function createPreviewServer({ root, files, intercept, pace } = {}) {
   let base = path.resolve(root);
   const log = [];
+  const source = files ? memorySource(files) : directorySource(() => base);
 
-  async function resolveFile(rel) {
-    const real = await fs.realpath(path.join(base, rel)).catch(() => null);
-    const realBase = await fs.realpath(base);
-    if (!real || (real !== realBase && !real.startsWith(realBase + path.sep))) return null;
-    const stat = await fs.stat(real);
-    return { real, stat };
-  }
-
-  async function send(req, res, status, file, stat, rel) {
-    const variants = await encodedVariants(file);
-    const encoding = preferredEncoding(req.headers['accept-encoding'], variants);
-    const body = encoding ? variants[encoding] : { file, stat };
-    const etag = `"${createHash('sha1').update(`${body.stat.size}-${body.stat.mtimeMs}-${body.file}`).digest('base64url')}"`;
+  async function send(req, res, status, found, rel) {
+    const encoding = preferredEncoding(req.headers['accept-encoding'], found.encoded);
+    const body = encoding ? found.encoded[encoding] : found.body;
+    const etag = `"${createHash('sha1').update(body.tag).digest('base64url')}"`;
     const headers = {
       ...SECURITY,
-      'Content-Type': CONTENT_TYPES[path.extname(file)] ?? 'application/octet-stream',
+      'Content-Type': CONTENT_TYPES[path.extname(found.name)] ?? 'application/octet-stream',
       // The one header table (tools/headers.mjs); an error answer is never kept for long.
       'Cache-Control': status === 200 ? headersFor('/' + rel)['Cache-Control'] : CACHE_CONTROL.revalidate,
       ETag: etag,
       // Caches must keep the encodings apart when the answer depends on Accept-Encoding.
-      ...(Object.keys(variants).length ? { Vary: 'Accept-Encoding' } : {}),
+      ...(Object.keys(found.encoded).length ? { Vary: 'Accept-Encoding' } : {}),
       ...(encoding ? { 'Content-Encoding': encoding } : {}),
     };
     if (pace) await sleep(pace.delayMs);
@@ -100,32 +143,26 @@ export function createPreviewServer({ root, intercept, pace } = {}) {
       res.writeHead(304, headers).end();
       return;
     }
-    res.writeHead(status, { ...headers, 'Content-Length': body.stat.size });
+    res.writeHead(status, { ...headers, 'Content-Length': body.size });
     if (req.method === 'HEAD') {
       res.end();
       return;
     }
+    if (body.contents && !pace) {
+      res.end(body.contents);
+      return;
+    }
     // The file can vanish between stat and read (dev mode swaps dist/ on every rebuild): end this
     // one response; an unhandled stream error would take the whole server down.
-    const stream = createReadStream(body.file, pace ? { highWaterMark: PACED_CHUNK } : {});
+    const stream = body.open(pace ? { highWaterMark: PACED_CHUNK } : {});
     stream.on('error', () => res.destroy());
     if (pace) pipePaced(stream, res, pace.bytesPerSecond);
     else stream.pipe(res);
   }
 
-  /** The precompressed copies the build wrote beside a file (`<file>.br`, `<file>.gz`) that exist. */
-  async function encodedVariants(file) {
-    const variants = {};
-    for (const [encoding, suffix] of [['br', '.br'], ['gzip', '.gz']]) {
-      const stat = await fs.stat(file + suffix).catch(() => null);
-      if (stat?.isFile()) variants[encoding] = { file: file + suffix, stat };
-    }
-    return variants;
-  }
-
   async function notFound(req, res) {
-    const page = await resolveFile('404.html');
-    if (page?.stat.isFile()) return send(req, res, 404, page.real, page.stat, '404.html');
+    const page = await source.find('404.html');
+    if (page && !page.directory) return send(req, res, 404, page, '404.html');
     res.writeHead(404, { ...SECURITY, 'Content-Type': 'text/plain; charset=utf-8' }).end('Not found\n');
   }
 
@@ -142,18 +179,18 @@ export function createPreviewServer({ root, intercept, pace } = {}) {
       res.writeHead(rel, { ...SECURITY, 'Content-Type': 'text/plain; charset=utf-8' }).end('Bad request\n');
       return;
     }
-    let found = await resolveFile('.' + rel);
-    if (found?.stat.isDirectory()) {
+    const found = await source.find('.' + rel);
+    if (found?.directory) {
       if (!rel.endsWith('/')) {
         const query = req.url.slice(req.url.split(/[?#]/, 1)[0].length);
         res.writeHead(301, { ...SECURITY, Location: rel + '/' + query, 'Cache-Control': CACHE_CONTROL.revalidate }).end();
         return;
       }
-      found = await resolveFile('.' + rel + 'index.html');
-      if (found && !found.stat.isFile()) found = null;
-      if (found) return send(req, res, 200, found.real, found.stat, rel.slice(1) + 'index.html');
+      const index = await source.find('.' + rel + 'index.html');
+      if (index && !index.directory) return send(req, res, 200, index, rel.slice(1) + 'index.html');
+      return notFound(req, res);
     }
-    if (found?.stat.isFile()) return send(req, res, 200, found.real, found.stat, rel.slice(1));
+    if (found) return send(req, res, 200, found, rel.slice(1));
     return notFound(req, res);
   }
 
@@ -177,8 +214,8 @@ export function createPreviewServer({ root, intercept, pace } = {}) {
 }
 
 /** Starts a preview server on host:port (port 0 = a free one); resolves to its URL. */
-export function listen({ root, host = '127.0.0.1', port = 8080, intercept, pace } = {}) {
-  const preview = createPreviewServer({ root, intercept, pace });
+export function listen({ root, files, host = '127.0.0.1', port = 8080, intercept, pace } = {}) {
+  const preview = createPreviewServer({ root, files, intercept, pace });
   return new Promise((resolve, reject) => {
     preview.server.once('error', (err) =>
       reject(err.code === 'EADDRINUSE' ? Object.assign(new Error(`port ${port} on ${host} is in use (set PORT to another)`), { code: err.code }) : err),

@@ -1,4 +1,4 @@
-import { mkdtempSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, readFileSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -47,90 +47,100 @@ function raw(request: string): Promise<{ status: number; headers: Record<string,
 }
 const get = (target: string, method = 'GET') => raw(`${method} ${target} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n`);
 
-const serve = suite('preview server');
-serve.before(async () => {
-  server = await listen({ root, port: 0 });
-});
-serve.after(() => server.close());
-
-serve('serves index.html for / with no-cache and a strict CSP', async () => {
-  const r = await get('/');
-  assert.is(r.status, 200);
-  assert.ok(r.body.includes('<title>home</title>'));
-  assert.is(r.headers['content-type'], 'text/html; charset=utf-8');
-  assert.is(r.headers['cache-control'], 'no-cache');
-  assert.is(r.headers['content-security-policy'], "default-src 'self'");
-  assert.is(r.headers['x-content-type-options'], 'nosniff');
-});
-
-serve('sends sw.js with no-cache and hashed assets as immutable', async () => {
-  assert.is((await get('/sw.js')).headers['cache-control'], 'no-cache');
-  const asset = await get('/assets/app-ABCD1234.js');
-  assert.is(asset.headers['cache-control'], 'public, max-age=31536000, immutable');
-  assert.is(asset.headers['content-type'], 'text/javascript; charset=utf-8');
-});
-
-serve('labels the web manifest with its own content type', async () => {
-  assert.is((await get('/manifest.webmanifest')).headers['content-type'], 'application/manifest+json; charset=utf-8');
-});
-
-serve('redirects a directory without its slash to the slash form, keeping the query', async () => {
-  const r = await get('/status?x=1');
-  assert.is(r.status, 301);
-  assert.is(r.headers.location, '/status/?x=1');
-  assert.ok((await get('/status/')).body.includes('<title>status</title>'));
-});
-
-serve('answers unknown paths with 404.html and status 404', async () => {
-  const r = await get('/no/such/page');
-  assert.is(r.status, 404);
-  assert.ok(r.body.includes('not found page'));
-});
-
-serve('answers HEAD without a body and other methods with 405 and Allow', async () => {
-  const head = await get('/', 'HEAD');
-  assert.is(head.status, 200);
-  assert.is(head.body, '');
-  for (const m of ['POST', 'PUT', 'DELETE', 'OPTIONS']) {
-    const r = await get('/', m);
-    assert.is(r.status, 405, m);
-    assert.is(r.headers.allow, 'GET, HEAD');
-  }
-});
-
-serve('revalidates with ETag: a matching If-None-Match gets 304', async () => {
-  const etag = (await get('/sw.js')).headers.etag;
-  assert.ok(etag);
-  const r = await raw(`GET /sw.js HTTP/1.1\r\nHost: x\r\nIf-None-Match: ${etag}\r\nConnection: close\r\n\r\n`);
-  assert.is(r.status, 304);
-});
-
-const attacks = [
-  '/../secret.txt',
-  '/assets/../../secret.txt',
-  '/%2e%2e/secret.txt',
-  '/%2E%2E/%2E%2E/secret.txt',
-  '/..%2fsecret.txt',
-  '/..%2Fsecret.txt',
-  '/..%5csecret.txt',
-  '/..\\secret.txt',
-  '/%00',
-  '/index.html%00.png',
-  '/%E0%A4%A',
-  '/%',
-  '//etc/passwd',
-  '/./index.html',
-  'http://127.0.0.1/../secret.txt',
-  '*',
-  '/' + 'a'.repeat(3000),
-];
-for (const target of attacks) {
-  serve(`refuses ${JSON.stringify(target.length > 40 ? target.slice(0, 20) + '…' : target)} with 400 or 404 and never leaks a file`, async () => {
-    const r = await get(target);
-    assert.ok(r.status === 400 || r.status === 404, `status ${r.status}`);
-    assert.not.ok(r.text.includes(SECRET));
+/**
+ * What every preview server answers alike, whether it serves dist/ from disk or (dev) a
+ * rebuild's files from memory: registers those tests on a new suite and returns it.
+ */
+function previewServerSuite(name: string, start: () => Promise<Listening>) {
+  const serve = suite(name);
+  serve.before(async () => {
+    server = await start();
   });
+  serve.after(() => server.close());
+
+
+  serve('serves index.html for / with no-cache and a strict CSP', async () => {
+    const r = await get('/');
+    assert.is(r.status, 200);
+    assert.ok(r.body.includes('<title>home</title>'));
+    assert.is(r.headers['content-type'], 'text/html; charset=utf-8');
+    assert.is(r.headers['cache-control'], 'no-cache');
+    assert.is(r.headers['content-security-policy'], "default-src 'self'");
+    assert.is(r.headers['x-content-type-options'], 'nosniff');
+  });
+
+  serve('sends sw.js with no-cache and hashed assets as immutable', async () => {
+    assert.is((await get('/sw.js')).headers['cache-control'], 'no-cache');
+    const asset = await get('/assets/app-ABCD1234.js');
+    assert.is(asset.headers['cache-control'], 'public, max-age=31536000, immutable');
+    assert.is(asset.headers['content-type'], 'text/javascript; charset=utf-8');
+  });
+
+  serve('labels the web manifest with its own content type', async () => {
+    assert.is((await get('/manifest.webmanifest')).headers['content-type'], 'application/manifest+json; charset=utf-8');
+  });
+
+  serve('redirects a directory without its slash to the slash form, keeping the query', async () => {
+    const r = await get('/status?x=1');
+    assert.is(r.status, 301);
+    assert.is(r.headers.location, '/status/?x=1');
+    assert.ok((await get('/status/')).body.includes('<title>status</title>'));
+  });
+
+  serve('answers unknown paths with 404.html and status 404', async () => {
+    const r = await get('/no/such/page');
+    assert.is(r.status, 404);
+    assert.ok(r.body.includes('not found page'));
+  });
+
+  serve('answers HEAD without a body and other methods with 405 and Allow', async () => {
+    const head = await get('/', 'HEAD');
+    assert.is(head.status, 200);
+    assert.is(head.body, '');
+    for (const m of ['POST', 'PUT', 'DELETE', 'OPTIONS']) {
+      const r = await get('/', m);
+      assert.is(r.status, 405, m);
+      assert.is(r.headers.allow, 'GET, HEAD');
+    }
+  });
+
+  serve('revalidates with ETag: a matching If-None-Match gets 304', async () => {
+    const etag = (await get('/sw.js')).headers.etag;
+    assert.ok(etag);
+    const r = await raw(`GET /sw.js HTTP/1.1\r\nHost: x\r\nIf-None-Match: ${etag}\r\nConnection: close\r\n\r\n`);
+    assert.is(r.status, 304);
+  });
+
+  const attacks = [
+    '/../secret.txt',
+    '/assets/../../secret.txt',
+    '/%2e%2e/secret.txt',
+    '/%2E%2E/%2E%2E/secret.txt',
+    '/..%2fsecret.txt',
+    '/..%2Fsecret.txt',
+    '/..%5csecret.txt',
+    '/..\\secret.txt',
+    '/%00',
+    '/index.html%00.png',
+    '/%E0%A4%A',
+    '/%',
+    '//etc/passwd',
+    '/./index.html',
+    'http://127.0.0.1/../secret.txt',
+    '*',
+    '/' + 'a'.repeat(3000),
+  ];
+  for (const target of attacks) {
+    serve(`refuses ${JSON.stringify(target.length > 40 ? target.slice(0, 20) + '…' : target)} with 400 or 404 and never leaks a file`, async () => {
+      const r = await get(target);
+      assert.ok(r.status === 400 || r.status === 404, `status ${r.status}`);
+      assert.not.ok(r.text.includes(SECRET));
+    });
+  }
+  return serve;
 }
+
+const serve = previewServerSuite('preview server (dist/ on disk)', () => listen({ root, port: 0 }));
 
 serve('never follows a symlink out of the root', async () => {
   const r = await get('/link-out.txt');
@@ -176,6 +186,38 @@ serve('a compressed answer has its own length and ETag, and decodes to the same 
 });
 
 serve.run();
+
+/** The same site as dist/ above, as the dev loop holds it: site path -> contents, no compressed copies. */
+const memoryFiles = new Map(
+  ['index.html', 'status/index.html', '404.html', 'sw.js', 'assets/app-ABCD1234.js', 'manifest.webmanifest', 'licenses.txt'].map((file) => [file, readFileSync(path.join(root, file))]),
+);
+const memory = previewServerSuite('preview server (dev: the files in memory)', () => listen({ root, files: () => memoryFiles, port: 0 }));
+
+memory('serves the files it is given, not the folder on disk', async () => {
+  writeFileSync(path.join(root, 'only-on-disk.txt'), 'on disk');
+  try {
+    assert.is((await get('/only-on-disk.txt')).status, 404);
+    memoryFiles.set('only-in-memory.txt', Buffer.from('a rebuild'));
+    assert.is((await get('/only-in-memory.txt')).body, 'a rebuild');
+  } finally {
+    unlinkSync(path.join(root, 'only-on-disk.txt'));
+    memoryFiles.delete('only-in-memory.txt');
+  }
+});
+
+memory('a changed file gets a new ETag, so a revalidation downloads it again', async () => {
+  const before = await get('/sw.js');
+  memoryFiles.set('sw.js', Buffer.from('// worker, rebuilt'));
+  try {
+    const after = await raw(`GET /sw.js HTTP/1.1\r\nHost: x\r\nIf-None-Match: ${before.headers.etag}\r\nConnection: close\r\n\r\n`);
+    assert.is(after.status, 200);
+    assert.is(after.body, '// worker, rebuilt');
+  } finally {
+    memoryFiles.set('sw.js', readFileSync(path.join(root, 'sw.js')));
+  }
+});
+
+memory.run();
 
 const encodings = suite('preferredEncoding');
 encodings('picks brotli, then gzip, among the copies that exist and the request accepts', () => {
