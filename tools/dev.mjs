@@ -3,7 +3,7 @@
 // prerendered, register no service worker, and only they contain the live-reload client.
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { watch } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, watch, writeFileSync } from 'node:fs';
 import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -13,9 +13,6 @@ import { BuildError, esbuildReason, frameworkAlias, htmlFileOf, pageDefines, rea
 
 /** The path the page listens on for rebuilds: esbuild's own live-reload convention. */
 const CHANGE_EVENTS = '/esbuild';
-
-/** Waits this long after a file event: an editor's save is often several events in a row. */
-const SETTLE_MS = 10;
 
 /**
  * The framework modules the page may import. In dev they are bundled once, at start, into
@@ -53,41 +50,72 @@ export async function startDev({ root, preact, out }) {
     logLevel: 'silent',
   };
   const framework = await buildFramework({ ...options, alias: frameworkAlias(preact) });
-  const context = await esbuild.context({ ...options, entryPoints: { app: 'src/main.tsx' }, jsx: 'automatic', plugins: [frameworkFromGlobal()] });
+  const shims = frameworkShims();
+  const context = await esbuild.context({ ...options, entryPoints: { app: 'src/main.tsx' }, jsx: 'automatic', alias: shims.alias });
   const reloads = liveReload();
   let site = await buildDevSite(root, context, out, framework);
-  const server = await listen({ root: out, host: process.env.HOST || '127.0.0.1', port: Number(process.env.PORT || 8080), intercept: reloads.intercept });
+  // Served from memory: the reload right after a rebuild waits for no disk access.
+  const server = await listen({ root: out, files: () => site, host: process.env.HOST || '127.0.0.1', port: Number(process.env.PORT || 8080), intercept: reloads.intercept });
   console.log(`serving ${path.relative(root, out) || '.'}/ on ${server.url} (dev: rebuilds on save and reloads the page; no service worker)`);
   const typechecker = spawn(process.execPath, [path.join(root, 'tools/typecheck.mjs'), '--watch', 'app', 'sw'], { cwd: root, stdio: 'inherit' });
   lowerPriority(typechecker.pid);
 
-  let timer;
-  let building = Promise.resolve();
-  const rebuild = () => {
-    clearTimeout(timer);
-    timer = setTimeout(() => {
-      building = building.then(async () => {
-        const started = performance.now();
-        try {
-          site = await buildDevSite(root, context, out, framework, site);
-        } catch (error) {
-          console.error(`build failed: ${error?.name === 'BuildError' ? error.message : esbuildReason(error)}`);
-          return;
-        }
-        reloads.notify();
-        console.log(`rebuilt in ${Math.round(performance.now() - started)} ms`);
-      });
-    }, SETTLE_MS);
-  };
-  const watchers = ['src', 'static', 'sw.ts', 'package.json'].map((entry) => watch(path.join(root, entry), { recursive: !entry.includes('.') }, rebuild));
+  const changed = rebuildOnChange(
+    async () => {
+      const started = performance.now();
+      site = await buildDevSite(root, context, out, framework, site);
+      return Math.round(performance.now() - started);
+    },
+    ({ error, value: milliseconds }) => {
+      if (error) {
+        console.error(`build failed: ${error?.name === 'BuildError' ? error.message : esbuildReason(error)}`);
+        return;
+      }
+      reloads.notify();
+      console.log(`rebuilt in ${milliseconds} ms`);
+    },
+  );
+  const watchers = ['src', 'static', 'sw.ts', 'package.json'].map((entry) => watch(path.join(root, entry), { recursive: !entry.includes('.') }, changed));
   const stop = async () => {
     for (const watcher of watchers) watcher.close();
     typechecker.kill();
     await context.dispose();
     await server.close();
+    shims.remove();
   };
   for (const signal of ['SIGINT', 'SIGTERM']) process.once(signal, () => stop().then(() => process.exit(0)));
   return { url: server.url, stop };
+}
+
+/**
+ * Returns the file watcher's callback: it starts `build` at once, with no settling delay. An
+ * editor's save is often several events (truncate, write, rename): those of one write arrive in
+ * the same turn of the event loop and make one build; one that arrives while a build runs makes
+ * one more build, and only a build that started after the last event is reported to
+ * `report({ error } | { value })`, so a half-written file never reloads the page. Builds never overlap.
+ */
+function rebuildOnChange(build, report) {
+  let changedSinceStart = false;
+  let running = false;
+  async function runUntilUnchanged() {
+    running = true;
+    while (changedSinceStart) {
+      await new Promise((resolve) => setImmediate(resolve));
+      changedSinceStart = false;
+      let outcome;
+      try {
+        outcome = { value: await build() };
+      } catch (error) {
+        outcome = { error };
+      }
+      if (!changedSinceStart) report(outcome);
+    }
+    running = false;
+  }
+  return () => {
+    changedSinceStart = true;
+    if (!running) runUntilUnchanged();
+  };
 }
 
 /**
@@ -102,7 +130,7 @@ async function buildDevSite(root, context, out, framework, previous) {
   try {
     result = await context.rebuild();
   } catch (error) {
-    throw new BuildError(esbuildReason(error));
+    throw new BuildError(frameworkImportReason(error) ?? esbuildReason(error));
   }
   const outDir = path.join(root, 'out');
   const assets = result.outputFiles.map((file) => ({ path: path.relative(outDir, file.path).split(path.sep).join('/'), contents: Buffer.from(file.contents) }));
@@ -154,26 +182,42 @@ async function buildFramework(options) {
 }
 
 /**
- * In the app bundle, each framework import becomes a CommonJS module that reads the framework
- * from FRAMEWORK_GLOBAL; esbuild's interop then serves named imports (`import { useState }`)
- * from it by property, so no export list is needed. An import outside FRAMEWORK_MODULES fails
- * the build with one line saying where to add it.
+ * In the app bundle, each framework import resolves (esbuild `alias`) to a one-line CommonJS
+ * module that reads the framework from FRAMEWORK_GLOBAL; esbuild's interop then serves named
+ * imports (`import { useState }`) from it by property, so no export list is needed. The modules
+ * are files in a temporary folder: `alias` is resolved inside esbuild, where a plugin's
+ * resolve callback would cost a round trip to this process for every import on every rebuild
+ * (18 → 12 ms per rebuild, measured). Returns { alias, remove() }.
  */
-function frameworkFromGlobal() {
-  const NAMESPACE = 'dev-framework';
-  return {
-    name: 'framework-from-global',
-    setup(build) {
-      build.onResolve({ filter: /^(react|react-dom)(\/.*)?$/ }, ({ path: name }) => {
-        if (!FRAMEWORK_MODULES.includes(name)) return { errors: [{ text: `${name} is not in FRAMEWORK_MODULES (tools/dev.mjs): add it there` }] };
-        return { path: name, namespace: NAMESPACE };
-      });
-      build.onLoad({ filter: /.*/, namespace: NAMESPACE }, ({ path: name }) => ({
-        contents: `module.exports = globalThis.${FRAMEWORK_GLOBAL}[${JSON.stringify(name)}];`,
-        loader: 'js',
-      }));
-    },
-  };
+function frameworkShims() {
+  const folder = mkdtempSync(path.join(os.tmpdir(), 'offline-shell-dev-framework-'));
+  const packages = new Set(FRAMEWORK_MODULES.map((name) => name.split('/')[0]));
+  const alias = {};
+  for (const name of packages) alias[name] = path.join(folder, name);
+  for (const name of FRAMEWORK_MODULES) {
+    // `react` -> react/index.js, `react/jsx-runtime` -> react/jsx-runtime.js: any other subpath
+    // of the packages resolves to nothing and fails the build (frameworkImportReason).
+    const [packageName, subpath = 'index'] = name.split(/\/(.*)/);
+    const file = path.join(folder, packageName, `${subpath}.js`);
+    mkdirSync(path.dirname(file), { recursive: true });
+    writeFileSync(file, `module.exports = globalThis.${FRAMEWORK_GLOBAL}[${JSON.stringify(name)}];\n`);
+  }
+  const remove = () => rmSync(folder, { recursive: true, force: true });
+  // Also when the dev server stops on an error or a signal: `exit` handlers may only be synchronous.
+  process.once('exit', remove);
+  return { alias, remove };
+}
+
+/**
+ * A framework import the dev bundle does not hold (say `react-dom/server`) fails to resolve
+ * among the shims; this says so in one line, and where to add it. Undefined for other errors.
+ */
+function frameworkImportReason(error) {
+  const message = error?.errors?.[0];
+  const name = /\(originally "((?:react|react-dom)(?:\/[^"]*)?)"\)/.exec(message?.text ?? '')?.[1];
+  if (!name) return undefined;
+  const where = message.location ? `${message.location.file}:${message.location.line}:${message.location.column + 1}: ` : '';
+  return `${where}${name} is not in FRAMEWORK_MODULES (tools/dev.mjs): add it there`;
 }
 
 /** Lowers a child's CPU priority; where the system refuses, the child keeps the default one. */
