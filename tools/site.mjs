@@ -147,6 +147,12 @@ export const pageDefines = ({ dev, identity }) => ({
 export const appOptions = ({ root, preact, dev, identity }) => ({
   absWorkingDir: root,
   entryPoints: { app: 'src/main.tsx' },
+  // V8's explicit compile hint (Chrome 136+; a plain comment elsewhere): compile every function
+  // of the file on a background thread while it streams in. Without it, each function React
+  // calls on load (its CommonJS module bodies first) is compiled on the main thread at its first
+  // call, in the long task that evaluates the bundle. Lighthouse's total blocking time, 3 runs
+  // each: 36-78 ms without, 0-10 ms with. It must be the file's first line.
+  banner: { js: '//# allFunctionsCalledOnLoad' },
   bundle: true,
   format: 'esm',
   target: 'es2020',
