@@ -41,8 +41,9 @@ self.addEventListener('message', (event) => {
   if (type === 'SKIP_WAITING') self.skipWaiting();
   // For the status page and the update banner: which version this worker serves.
   if (type === 'GET_VERSION') event.ports[0]?.postMessage({ version: VERSION });
-  // The page's own update checks (at start, so after each activation; hourly; on reconnect).
-  if (type === 'CHECK_CACHE') event.waitUntil(checkAndRepair());
+  // The page's own update checks (at start, so after each activation; hourly; on reconnect). A
+  // page that sends a port hears when the check is over (the one under way, if it joined one).
+  if (type === 'CHECK_CACHE') event.waitUntil(checkAndRepair().then(() => event.ports[0]?.postMessage({ checked: true })));
 });
 
 /**

@@ -1,7 +1,6 @@
 // The app's caches as seen from inside a page, in any engine: a Playwright page and an engine
 // driver's tab (lib/driver.ts) both run a function sent as source text with one argument.
 import { APP_NAME } from './site';
-import { until } from './wait';
 
 /** A page that runs a function in itself: a Playwright Page, or a Tab of lib/driver.ts. */
 export interface RunsInPage {
@@ -39,14 +38,27 @@ async function sriInPage([prefix, urls]: CacheQuery): Promise<(string | null)[]>
 export const cachedSri = (page: RunsInPage, paths: string[]): Promise<(string | null)[]> => page.evaluate(sriInPage, [`${APP_NAME}-`, paths] as CacheQuery);
 
 /**
+ * In the page: asks the worker that controls it for a check of its cache, and resolves when
+ * that check is over (or the one already under way, which the request joins).
+ */
+async function cacheCheckedInPage(): Promise<void> {
+  const worker = navigator.serviceWorker.controller;
+  if (!worker) throw new Error('no worker controls the page');
+  const channel = new MessageChannel();
+  await new Promise((resolve) => {
+    channel.port1.onmessage = resolve;
+    worker.postMessage({ type: 'CHECK_CACHE' }, [channel.port2]);
+  });
+}
+
+/**
  * Deletes entries from the app's caches through the page's Cache API, as a browser evicting them
- * would, and resolves once they are all gone. A check of the worker's that is walking the
- * manifest (the one a new worker's activation starts) puts back an entry deleted before it got
- * there: the repair doing its job, so they are deleted again until none is cached.
+ * would. A check of the worker's still walking the manifest (the one a new worker's activation
+ * or the page's start asked for) would put back an entry deleted before it got there, so this
+ * first waits until the worker says its check is over: no other starts before the page's next
+ * navigation or update check, and the entries stay gone.
  */
 export async function evict(page: RunsInPage, paths: string[]): Promise<void> {
-  await until(`${paths.join(', ')} deleted from the cache`, async () => {
-    await page.evaluate(deleteInPage, [`${APP_NAME}-`, paths] as CacheQuery);
-    return (await cachedSri(page, paths)).every((hash) => hash === null);
-  });
+  await page.evaluate(cacheCheckedInPage, null);
+  await page.evaluate(deleteInPage, [`${APP_NAME}-`, paths] as CacheQuery);
 }
