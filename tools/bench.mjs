@@ -213,7 +213,6 @@ function installPageProbes() {
   } catch {
     return; // about:blank has no storage, and nothing to measure
   }
-  window.__benchExpected = expected;
   let reported = false;
   const reportShown = () => {
     // loadEventEnd is set once the load event's listeners have run: hence the timeout after `load`.

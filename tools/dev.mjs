@@ -216,8 +216,8 @@ function frameworkImportReason(error) {
   const message = error?.errors?.[0];
   const name = /\(originally "((?:react|react-dom)(?:\/[^"]*)?)"\)/.exec(message?.text ?? '')?.[1];
   if (!name) return undefined;
-  const where = message.location ? `${message.location.file}:${message.location.line}:${message.location.column + 1}: ` : '';
-  return `${where}${name} is not in FRAMEWORK_MODULES (tools/dev.mjs): add it there`;
+  // esbuild's own line (file:line:column: text), with our text.
+  return esbuildReason(error).replace(message.text, `${name} is not in FRAMEWORK_MODULES (tools/dev.mjs): add it there`);
 }
 
 /** Lowers a child's CPU priority; where the system refuses, the child keeps the default one. */

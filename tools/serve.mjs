@@ -152,8 +152,8 @@ export function createPreviewServer({ root, files, intercept, pace } = {}) {
       res.end(body.contents);
       return;
     }
-    // The file can vanish between stat and read (dev mode swaps dist/ on every rebuild): end this
-    // one response; an unhandled stream error would take the whole server down.
+    // The file can vanish between stat and read (a build swaps dist/ atomically): end this one
+    // response; an unhandled stream error would take the whole server down.
     const stream = body.open(pace ? { highWaterMark: PACED_CHUNK } : {});
     stream.on('error', () => res.destroy());
     if (pace) pipePaced(stream, res, pace.bytesPerSecond);
