@@ -2,13 +2,17 @@
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { startNotes } from './notes/store';
 import { startConnectivity } from './offline/connectivity';
+import { startQuietMomentWatch } from './offline/quiet-moment';
 import { startReconnect } from './offline/reconnect';
 import { skipRegistrationInDev, startRegistration } from './offline/registration';
+import { resumeAfterReload, startFocusMemory } from './offline/resume-point';
 import { App } from './ui/App';
 import { startRouter } from './ui/router';
 import './app.css';
 
 startConnectivity();
+startQuietMomentWatch();
+startFocusMemory();
 startReconnect();
 startNotes();
 startRouter();
@@ -25,3 +29,5 @@ if (__DEV__) {
   startRegistration();
   hydrateRoot(root, <App />);
 }
+// After a reload the app made itself: the same field, caret and scroll, once the screen shows them.
+resumeAfterReload();

@@ -17,7 +17,7 @@ export interface Connectivity {
 /** One transition, for the status page's log. */
 export interface LogEntry {
   at: number;
-  kind: 'offline' | 'online' | 'probe-ok' | 'probe-failed' | 'reload';
+  kind: 'offline' | 'online' | 'probe-ok' | 'probe-failed' | 'reload-waits' | 'reload';
   detail?: string;
 }
 
@@ -44,15 +44,23 @@ export function logTransition(kind: LogEntry['kind'], detail?: string): void {
   save(LOG_KEY, next.slice(-KEPT_ACROSS_RELOAD), area('sessionStorage'));
 }
 
+/** A probe that has had no answer after this long has failed: a lost connection can hang for minutes. */
+const PROBE_TIMEOUT_MS = 10_000;
+
 /**
  * Asks whether the server is reachable now: `navigator.onLine` only means "some network
  * interface is up". Records the answer in the store and the log.
  */
 export async function probe(url = withBase('/sw.js')): Promise<boolean> {
   const failure = await probeFailure(url);
-  state.update({ probe: failure ? 'failed' : 'ok', probeAt: Date.now() });
-  logTransition(failure ? 'probe-failed' : 'probe-ok', failure);
+  recordProbe(failure);
   return !failure;
+}
+
+/** Records a probe's answer (this tab's, or one another tab shared: `detail` says so) in the store and the log. */
+export function recordProbe(failure: string | undefined, detail = failure): void {
+  state.update({ probe: failure ? 'failed' : 'ok', probeAt: Date.now() });
+  logTransition(failure ? 'probe-failed' : 'probe-ok', detail);
 }
 
 /**
@@ -61,11 +69,15 @@ export async function probe(url = withBase('/sw.js')): Promise<boolean> {
  * cache can answer for the server.
  */
 async function probeFailure(url: string): Promise<string | undefined> {
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(), PROBE_TIMEOUT_MS);
   try {
-    const response = await fetch(url, { method: 'HEAD', cache: 'no-store' });
+    const response = await fetch(url, { method: 'HEAD', cache: 'no-store', signal: controller.signal });
     return response.ok ? undefined : `HTTP ${response.status}`;
   } catch {
     return 'no answer';
+  } finally {
+    clearTimeout(timer);
   }
 }
 

@@ -1,6 +1,8 @@
 // Everything that must reach device storage before the page goes away registers here, so every
-// reload path (reconnect, "Reload to update", the kill switch) saves the user's text first.
+// reload path (reconnect, "Reload to update", the kill switch) saves the user's text first, and
+// where they were (src/offline/resume-point.ts) so the new page puts them back.
 import { APP_NAME } from '../app-name';
+import { saveResumePoint } from './resume-point';
 
 const flushers = new Set<() => void>();
 
@@ -21,8 +23,12 @@ export function flushAll(): void {
   }
 }
 
-/** Saves everything, then reloads: the one way the app reloads itself. */
+/**
+ * Saves everything and the resume point, then reloads: the one way the app reloads itself. Its
+ * callers wait for a quiet moment first (src/offline/quiet-moment.ts whenQuiet).
+ */
 export function reloadAfterFlush(): void {
   flushAll();
+  saveResumePoint();
   location.reload();
 }

@@ -1,11 +1,14 @@
-// When the network comes back, reload the page once, at a moment that loses nothing:
-// only after the page was really offline, once the network has been stable for a while and the
-// server answers, never twice within the guard window, never in a hidden tab, and always through
-// reloadAfterFlush() so every pending save reaches the device first.
+// When the network comes back, reload the page once, at a moment that loses nothing: only after
+// the page was really offline, once the network has been stable for a while, the tab is visible,
+// the person is not in the middle of something (src/offline/quiet-moment.ts) and the server
+// answers; never twice within the guard window; and always through reloadAfterFlush(), which
+// saves every pending edit and the resume point first.
 import { storageKey } from '../app-name';
-import { logTransition, probe } from './connectivity';
+import { logTransition } from './connectivity';
 import { reloadAfterFlush } from './flush';
+import { busyReason, whenQuiet, type BusyReason } from './quiet-moment';
 import { claimReload } from './reload-guard';
+import { sharedProbe } from './shared-probe';
 
 /** Timings (ms) and seams of the reload policy; every field has a production default, tests shorten them. */
 export interface ReconnectOptions {
@@ -16,8 +19,11 @@ export interface ReconnectOptions {
   /** First wait after a failed probe; doubles each time up to maxBackoffMs. */
   backoffMs?: number;
   maxBackoffMs?: number;
-  /** Resolves true when the server is reachable (default: probe(), a HEAD of /sw.js). */
-  check?: () => Promise<boolean>;
+  /**
+   * Resolves true when the server is reachable; `onlineSince` is when this tab saw the network
+   * return (default: sharedProbe(), a HEAD of /sw.js that the tabs take turns on).
+   */
+  check?: (onlineSince: number) => Promise<boolean>;
   /** Saves and reloads. */
   reload?: () => void;
 }
@@ -25,49 +31,66 @@ export interface ReconnectOptions {
 /** sessionStorage key holding the time of the last reconnect reload. */
 export const GUARD_KEY = storageKey('reconnect-reload');
 
+/** Logs "reload waits: <reason>" for the status page. */
+const logWait = (reason: BusyReason) => logTransition('reload-waits', reason);
+
 /** Starts the reload-on-reconnect policy; returns a stop function. */
 export function startReconnect({
   stableMs = 1000,
   guardMs = 10_000,
   backoffMs = 1000,
   maxBackoffMs = 30_000,
-  check = probe,
+  check = sharedProbe,
   reload = reloadAfterFlush,
 }: ReconnectOptions = {}): () => void {
   // Precondition of the reload: the page has been offline (a page loaded offline gets no
   // `offline` event, hence onLine), and has not reloaded since. `online` alone is no reason.
   let reloadPending = !navigator.onLine;
-  // The tab was hidden when the reload was due: it reloads when shown, not behind the user's back.
-  let reloadWhenVisible = false;
+  let onlineSince = Date.now();
   let timer: ReturnType<typeof setTimeout> | undefined;
+  let cancelQuietWait = () => {};
   let nextBackoffMs = backoffMs;
   // Bumped by every network change: a probe answer that started before it is stale.
   let networkEpoch = 0;
 
-  const scheduleAttempt = (delayMs: number) => {
+  const cancelPending = () => {
     clearTimeout(timer);
+    cancelQuietWait();
+  };
+  const scheduleAttempt = (delayMs: number) => {
+    cancelPending();
     timer = setTimeout(attempt, delayMs);
   };
 
-  async function attempt() {
+  /** Waits for a visible tab and a quiet moment, then probes. */
+  function attempt(): void {
     // Offline again: the next `online` event starts over.
     if (!reloadPending || !navigator.onLine) return;
-    if (document.hidden) {
-      reloadWhenVisible = true;
-      return;
-    }
+    cancelQuietWait();
+    cancelQuietWait = whenQuiet(probeThenReload, logWait);
+  }
+
+  async function probeThenReload(): Promise<void> {
     const epochAtStart = networkEpoch;
-    const reachable = await check();
-    if (epochAtStart !== networkEpoch) return;
+    // A check that throws is a failed probe: the backoff retries it.
+    const reachable = await check(onlineSince).catch(() => false);
+    if (epochAtStart !== networkEpoch || !reloadPending) return;
     if (!reachable) {
       scheduleAttempt(nextBackoffMs);
       nextBackoffMs = Math.min(nextBackoffMs * 2, maxBackoffMs);
       return;
     }
-    if (document.hidden) {
-      reloadWhenVisible = true;
+    // The person started typing (or hid the tab) while the probe was out: wait for the next quiet
+    // moment and ask again then, as the network may have changed meanwhile.
+    if (busyReason()) {
+      attempt();
       return;
     }
+    reloadUnlessGuarded();
+  }
+
+  function reloadUnlessGuarded(): void {
+    if (!reloadPending || !navigator.onLine) return;
     // Within the guard window (a reload loop, or the network dropped right after the last
     // reload): wait out the window instead of reloading again.
     const waitMs = claimReload(GUARD_KEY, guardMs);
@@ -83,26 +106,20 @@ export function startReconnect({
   const onOffline = () => {
     reloadPending = true;
     networkEpoch++;
-    clearTimeout(timer);
+    cancelPending();
   };
   const onOnline = () => {
     networkEpoch++;
+    onlineSince = Date.now();
     nextBackoffMs = backoffMs;
     if (reloadPending) scheduleAttempt(stableMs);
   };
-  const onVisibilityChange = () => {
-    if (document.hidden || !reloadWhenVisible) return;
-    reloadWhenVisible = false;
-    scheduleAttempt(0);
-  };
   addEventListener('offline', onOffline);
   addEventListener('online', onOnline);
-  document.addEventListener('visibilitychange', onVisibilityChange);
   return () => {
     networkEpoch++;
-    clearTimeout(timer);
+    cancelPending();
     removeEventListener('offline', onOffline);
     removeEventListener('online', onOnline);
-    document.removeEventListener('visibilitychange', onVisibilityChange);
   };
 }

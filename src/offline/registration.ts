@@ -4,8 +4,11 @@ import { PROGRESS_CHANNEL, REPAIR_CHANNEL, storageKey } from '../app-name';
 import { BASE, withBase } from '../base';
 import type { RepairReport } from '../repair-report';
 import { createStore, type Store } from '../store';
+import { logTransition } from './connectivity';
 import { reloadAfterFlush } from './flush';
+import { whenQuiet } from './quiet-moment';
 import { claimReload } from './reload-guard';
+import { saveResumePoint } from './resume-point';
 
 /** Where the worker stands, as the UI shows it ('unknown' until the page has looked, and in the prerendered HTML). */
 export type WorkerState = 'unknown' | 'unsupported' | 'registering' | 'installing' | 'ready' | 'update-waiting' | 'error';
@@ -38,6 +41,8 @@ const state = createStore<RegistrationSnapshot>({ state: 'unknown', progress: nu
 export const registration: Store<RegistrationSnapshot> = state;
 
 const HOUR_MS = 3_600_000;
+/** A tab shown again (or restored from the back/forward cache) checks for updates when its last check is older than this. */
+const STALE_CHECK_MS = 60_000;
 /** No second update reload within this long: DevTools' "update on reload" would loop. */
 const UPDATE_RELOAD_GUARD_MS = 10_000;
 /** sessionStorage key holding the time of the last update reload. */
@@ -97,28 +102,34 @@ function reportFailedInstall(registered: ServiceWorkerRegistration): void {
  * Reloads once onto a new version when a new worker takes control (the user chose "Reload to
  * update", here or in another tab, or the kill switch took over). Preconditions: a worker
  * controlled this page before (the first install's claim() is no reason to reload), and no update
- * reload happened within the guard window.
+ * reload happened within the guard window. It waits for the new worker to be activated, the tab to
+ * be visible and a quiet moment (src/offline/quiet-moment.ts), as every reload of the app does.
  */
 function reloadOnControllerChange(serviceWorker: ServiceWorkerContainer): void {
   let controlledBefore = !!serviceWorker.controller;
   serviceWorker.addEventListener('controllerchange', () => {
-    if (controlledBefore && claimReload(UPDATE_RELOAD_KEY, UPDATE_RELOAD_GUARD_MS) === 0) reloadOnceActivated(serviceWorker.controller);
+    if (controlledBefore && claimReload(UPDATE_RELOAD_KEY, UPDATE_RELOAD_GUARD_MS) === 0) {
+      // The kill switch navigates its pages itself, without waiting for this page: where the
+      // person is goes to sessionStorage now, and again right before this page's own reload.
+      saveResumePoint();
+      whenActivated(serviceWorker.controller, () => whenQuiet(reloadAfterFlush, (reason) => logTransition('reload-waits', reason)));
+    }
     controlledBefore = true;
   });
 }
 
 /**
- * Reloads once the new controller has activated, not before: WebKit gives a page that loads
+ * Calls `then` once the new controller has activated, not before: WebKit gives a page that loads
  * while its worker is still activating a view of that worker that never updates (its state stays
  * "activating" and register() never settles), so the reloaded page would say "registering" for good.
  */
-function reloadOnceActivated(controller: ServiceWorker | null): void {
+function whenActivated(controller: ServiceWorker | null, then: () => void): void {
   if (!controller || controller.state === 'activated') {
-    reloadAfterFlush();
+    then();
     return;
   }
   controller.addEventListener('statechange', () => {
-    if (controller.state === 'activated') reloadAfterFlush();
+    if (controller.state === 'activated') then();
   });
 }
 
@@ -169,6 +180,20 @@ async function register(serviceWorker: ServiceWorkerContainer): Promise<void> {
   syncState(registered);
   setInterval(checkForUpdate, HOUR_MS);
   addEventListener('online', checkForUpdate);
+  // A tab left in the background, or an installed app resumed on a phone, gets no navigation and
+  // so no update check from the browser: it asks when the person comes back to it.
+  document.addEventListener('visibilitychange', checkIfStale);
+  addEventListener('pageshow', (event) => {
+    if (event.persisted) checkIfStale();
+  });
+}
+
+/** Checks for an update when the page is visible, online, and its last check is over a minute old. */
+function checkIfStale(): void {
+  if (document.hidden || !navigator.onLine) return;
+  const lastCheck = state.getSnapshot().lastCheck ?? 0;
+  if (Date.now() - lastCheck < STALE_CHECK_MS) return;
+  checkForUpdate();
 }
 
 /** Registers /sw.js after the load event (not in dev builds). */

@@ -4,6 +4,8 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { NOTES_KEY, editNote, startNotes } from '../../src/notes/store';
+import { connectivityLog, startConnectivity } from '../../src/offline/connectivity';
+import { startQuietMomentWatch } from '../../src/offline/quiet-moment';
 import { GUARD_KEY, startReconnect, type ReconnectOptions } from '../../src/offline/reconnect';
 import { installDom, type FakeDom } from './offline-dom';
 
@@ -13,7 +15,14 @@ let stop: () => void;
 let reloads: number[];
 let probes: number[];
 let serverUp: boolean;
+let stopWatch: () => void;
 const t0 = 1_700_000_000_000;
+
+/** One key press in the page, as the browser sends it: keydown, then input. */
+function press(): void {
+  dom.win.dispatchEvent(new dom.win.KeyboardEvent('keydown', { key: 'a' }));
+  dom.win.dispatchEvent(new dom.win.Event('input'));
+}
 
 /** Starts the policy with the production defaults (1 s stable, 10 s guard, 1 s first backoff). */
 function start(opts: ReconnectOptions = {}) {
@@ -29,12 +38,14 @@ function start(opts: ReconnectOptions = {}) {
 
 test.before.each(() => {
   dom = installDom({ start: t0 });
+  stopWatch = startQuietMomentWatch();
   reloads = [];
   probes = [];
   serverUp = true;
 });
 test.after.each(() => {
   stop?.();
+  stopWatch();
   dom.uninstall();
 });
 
@@ -190,6 +201,43 @@ test('the sessionStorage guard blocks a second reload within 10 s, then lets it 
   assert.equal(reloads, [1000], 'no second reload within 10 s');
   await dom.tick(1);
   assert.equal(reloads, [1000, 11_000], 'once the window has passed, the reconnect still gets its reload');
+});
+
+test('someone typing when the network returns: no reload while keys arrive, one reload 2 s after the last key', async () => {
+  start();
+  dom.setOnline(false);
+  await dom.tick(3000);
+  // A key every 90 ms for 6 s; the network returns after 11 of them (990 ms), so keys keep
+  // coming for 5 s after it.
+  for (let key = 0; key < 67; key++) {
+    if (key === 11) dom.setOnline(true);
+    press();
+    await dom.tick(90);
+  }
+  // The last key at 3000 + 66 × 90 = 8940 ms.
+  assert.equal(reloads, [], 'no reload while the keys keep coming');
+  assert.equal(probes, [], 'no probe either: the moment is not quiet yet');
+  await dom.tick(60_000);
+  assert.equal(reloads, [8940 + 2000], 'one reload, 2 s after the last key');
+  assert.equal(probes, [8940 + 2000], 'after one probe, at the quiet moment');
+});
+
+test('the log says why the reload waits (typing, then a hidden tab) and when it happens', async () => {
+  const stopConnectivity = startConnectivity();
+  start();
+  dom.setOnline(false);
+  dom.setOnline(true);
+  press();
+  await dom.tick(1000);
+  dom.setHidden(true);
+  await dom.tick(5000);
+  dom.setHidden(false);
+  await dom.tick(0);
+  const entries = (connectivityLog.getSnapshot() ?? []).map((entry) => (entry.detail ? `${entry.kind}: ${entry.detail}` : entry.kind));
+  assert.equal(entries.filter((entry) => entry.startsWith('reload-waits')), ['reload-waits: typing', 'reload-waits: hidden tab']);
+  assert.equal(entries.at(-1), 'reload');
+  assert.equal(reloads, [6000]);
+  stopConnectivity();
 });
 
 test('saves what the user typed (a save still pending) before it reloads', async () => {

@@ -1,6 +1,6 @@
 // /status, "Offline readiness": network, service worker, precache check, storage, connectivity log.
 import { useEffect, useState, type ReactNode } from 'react';
-import { connectivity, connectivityLog, type Connectivity } from '../../offline/connectivity';
+import { connectivity, connectivityLog, type Connectivity, type LogEntry } from '../../offline/connectivity';
 import { verifyPrecache, type PrecacheVerdict } from '../../offline/precache-check';
 import { askToPersist, persistence, type PersistAsk } from '../../offline/persistence';
 import { checkForUpdate, registration } from '../../offline/registration';
@@ -75,6 +75,9 @@ function lastProbeText({ since, probe, probeAt }: Connectivity): string {
   return since === null ? '…' : 'none yet';
 }
 
+/** How the log names a kind of entry where its id does not read as words. */
+const LOG_LABELS: Partial<Record<LogEntry['kind'], string>> = { 'reload-waits': 'reload waits' };
+
 /** The log of offline/online/probe/reload events, newest first. */
 function ConnectivityLog() {
   const log = useStore(connectivityLog);
@@ -84,7 +87,7 @@ function ConnectivityLog() {
     <ol className="log">
       {[...log].reverse().map((entry, index) => (
         <li key={index}>
-          {formatTime(entry.at)} {entry.kind}
+          {formatTime(entry.at)} {LOG_LABELS[entry.kind] ?? entry.kind}
           {entry.detail && `: ${entry.detail}`}
         </li>
       ))}

@@ -1,0 +1,160 @@
+// Where the person was, kept across a reload the app makes itself (reconnect, "Reload to update",
+// the kill switch), so the new page puts them back: the same URL, the same scroll, the same field
+// with the same caret. Kept in sessionStorage: it survives a reload of this tab and nothing else.
+import { storageKey } from '../app-name';
+import { area, load, save } from './storage';
+
+/** sessionStorage key of the resume point. */
+export const RESUME_KEY = storageKey('resume');
+
+/** A resume point older than this is ignored: it was saved for a reload that did not happen then. */
+export const RESUME_MAX_AGE_MS = 30_000;
+
+/**
+ * How long the new page waits for the saved field (or enough height to scroll to) to appear. The
+ * screens render their data right after hydration, within a frame or two; a field still missing
+ * then was deleted (in another tab, say), and the place no longer exists.
+ */
+const WAIT_FOR_CONTENT_MS = 3000;
+
+/** What counts as the person acting on the new page before it was restored: from then on, the place is theirs to choose. */
+const ACTIONS = ['pointerdown', 'keydown', 'wheel', 'touchstart'] as const;
+
+/** The focused field and where its caret was. */
+export interface FocusPoint {
+  id: string;
+  selectionStart: number | null;
+  selectionEnd: number | null;
+  selectionDirection: 'forward' | 'backward' | 'none' | null;
+  scrollTop: number;
+  scrollLeft: number;
+}
+
+/** Everything a reload would otherwise lose of the person's place. */
+export interface ResumePoint {
+  url: string;
+  scrollX: number;
+  scrollY: number;
+  focus: FocusPoint | null;
+  /** When it was saved (ms since epoch). */
+  at: number;
+}
+
+/** A field with a caret: the editors, where losing the place costs the most. */
+type TextField = HTMLTextAreaElement | HTMLInputElement;
+
+const isTextField = (element: Element | null): element is TextField =>
+  element instanceof HTMLTextAreaElement || (element instanceof HTMLInputElement && element.selectionStart !== null);
+
+// The last text field that had the focus. Clicking a button ("Reload to update") takes the focus
+// from the note being edited; the place worth coming back to is still that note.
+let lastTextField: TextField | null = null;
+const onFocusIn = (event: FocusEvent) => {
+  if (isTextField(event.target as Element | null)) lastTextField = event.target as TextField;
+};
+
+/** Starts remembering the last text field that had the focus; returns a stop function. */
+export function startFocusMemory(): () => void {
+  addEventListener('focusin', onFocusIn, true);
+  return () => {
+    removeEventListener('focusin', onFocusIn, true);
+    lastTextField = null;
+  };
+}
+
+/** The element to come back to: the focused one, or the last text field when the focus left it for a control without an id. */
+function elementToResume(): Element | null {
+  const active = document.activeElement;
+  if (active && active.id && active !== document.body) return active;
+  if (lastTextField?.isConnected && lastTextField.id) return lastTextField;
+  return null;
+}
+
+/** The focus point of an element: its id, and its caret and scroll if it is a text field. */
+function focusPointOf(element: Element): FocusPoint {
+  const field = isTextField(element) ? element : null;
+  return {
+    id: element.id,
+    selectionStart: field?.selectionStart ?? null,
+    selectionEnd: field?.selectionEnd ?? null,
+    selectionDirection: field?.selectionDirection ?? null,
+    scrollTop: element.scrollTop,
+    scrollLeft: element.scrollLeft,
+  };
+}
+
+/** Saves where the person is now, for the page that a reload is about to load. */
+export function saveResumePoint(): void {
+  const element = elementToResume();
+  const point: ResumePoint = { url: location.href, scrollX: window.scrollX, scrollY: window.scrollY, focus: element ? focusPointOf(element) : null, at: Date.now() };
+  // A failed write (storage full or off) loses the place, not the text: the text is saved apart.
+  save(RESUME_KEY, point, area('sessionStorage'));
+}
+
+/** Reads and forgets the saved resume point: it is used once, or not at all. */
+function takeResumePoint(): ResumePoint | null {
+  const storage = area('sessionStorage');
+  const { value } = load(RESUME_KEY, storage);
+  storage?.removeItem(RESUME_KEY);
+  if (!value || typeof value !== 'object') return null;
+  const point = value as ResumePoint;
+  if (typeof point.at !== 'number' || Date.now() - point.at > RESUME_MAX_AGE_MS) return null;
+  if (point.url !== location.href) return null;
+  return point;
+}
+
+/** Puts the focus, caret and the field's own scroll back. */
+function restoreFocus(element: HTMLElement, focus: FocusPoint): void {
+  // preventScroll: the window's scroll is restored exactly, right after.
+  element.focus({ preventScroll: true });
+  if (isTextField(element) && focus.selectionStart !== null && focus.selectionEnd !== null) {
+    element.setSelectionRange(focus.selectionStart, focus.selectionEnd, focus.selectionDirection ?? undefined);
+  }
+  element.scrollTop = focus.scrollTop;
+  element.scrollLeft = focus.scrollLeft;
+}
+
+/**
+ * After a reload the app made: once the saved field is in the page (the screen rendered with its
+ * data) and the page is tall enough for the saved scroll, restores the scroll and the focus, once.
+ * Restores nothing if the person acted first (a click, a key, a wheel or touch), so no focus they
+ * moved is stolen, and nothing if that place never appears (a field that no longer exists).
+ * Returns a stop function.
+ */
+export function resumeAfterReload(): () => void {
+  const point = takeResumePoint();
+  if (!point) return () => {};
+  let observer: MutationObserver | undefined;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const personActed = () => stop();
+  const stop = () => {
+    observer?.disconnect();
+    clearTimeout(timer);
+    for (const type of ACTIONS) removeEventListener(type, personActed, true);
+  };
+  const ready = () => {
+    const field = point.focus ? document.getElementById(point.focus.id) : null;
+    if (point.focus && !field) return false;
+    // The most the window can scroll: the page's height less the viewport's (without scrollbars).
+    const root = document.documentElement;
+    return root.scrollHeight - root.clientHeight >= point.scrollY;
+  };
+  const restore = () => {
+    stop();
+    const field = point.focus ? document.getElementById(point.focus.id) : null;
+    if (field && point.focus) restoreFocus(field, point.focus);
+    window.scrollTo(point.scrollX, point.scrollY);
+  };
+  for (const type of ACTIONS) addEventListener(type, personActed, true);
+  if (ready()) {
+    restore();
+    return stop;
+  }
+  // The screen renders its data after hydration: watch the page until it is there.
+  observer = new MutationObserver(() => {
+    if (ready()) restore();
+  });
+  observer.observe(document.body, { childList: true, subtree: true, characterData: true });
+  timer = setTimeout(stop, WAIT_FOR_CONTENT_MS);
+  return stop;
+}

@@ -1,0 +1,53 @@
+// Tabs of the app share one reachability probe at a time. When the network returns, every open
+// tab wants to ask the server whether it is really back; one asking is enough. A Web Lock makes
+// the tabs ask one after another, and each that gets the lock first reads the answer the previous
+// holder left in localStorage: an answer that arrived after this tab saw the network return is
+// as good as its own. A tab that closes (or reloads) while it holds the lock releases it (Web
+// Locks: a lock ends with its document), so the next tab asks for itself.
+import { storageKey } from '../app-name';
+import { probe, recordProbe } from './connectivity';
+import { area, load, save } from './storage';
+
+/** The Web Lock the tabs' probes take turns on. */
+export const PROBE_LOCK = storageKey('probe');
+/** localStorage key of the last probe's answer, for the other tabs. */
+export const LAST_PROBE_KEY = storageKey('last-probe');
+
+/** An answer older than this is not shared, however recent the network change. */
+const SHARED_ANSWER_MAX_AGE_MS = 10_000;
+
+/** A probe's answer as the tabs share it. */
+interface SharedAnswer {
+  /** When the answer arrived (ms since epoch). */
+  at: number;
+  ok: boolean;
+}
+
+/** The answer another tab left, if it arrived after `onlineSince` and is still fresh. */
+function sharedAnswer(onlineSince: number): SharedAnswer | undefined {
+  const { value } = load(LAST_PROBE_KEY);
+  if (!value || typeof value !== 'object') return undefined;
+  const answer = value as SharedAnswer;
+  if (typeof answer.at !== 'number' || answer.at < onlineSince) return undefined;
+  if (Date.now() - answer.at > SHARED_ANSWER_MAX_AGE_MS) return undefined;
+  return answer;
+}
+
+/**
+ * Resolves true when the server is reachable: asked by this tab, or by another tab after this one
+ * saw the network return at `onlineSince`. Without Web Locks (Safari before 15.4) each tab asks.
+ */
+export async function sharedProbe(onlineSince: number): Promise<boolean> {
+  if (!navigator.locks) return probe();
+  return navigator.locks.request(PROBE_LOCK, async () => {
+    const shared = sharedAnswer(onlineSince);
+    if (shared) {
+      recordProbe(shared.ok ? undefined : 'no answer', 'answered in another tab');
+      return shared.ok;
+    }
+    const ok = await probe();
+    // A failed write (storage full or off) only means the other tabs ask for themselves.
+    save(LAST_PROBE_KEY, { at: Date.now(), ok } satisfies SharedAnswer, area());
+    return ok;
+  });
+}
