@@ -133,21 +133,41 @@ function whenActivated(controller: ServiceWorker | null, then: () => void): void
   });
 }
 
+/**
+ * Listens to a BroadcastChannel of the worker's while the page is shown. Chromium keeps no page
+ * with a listening channel in the back/forward cache (reason BroadcastChannelOnMessage, measured
+ * in Chromium 156), and a tab restored from it is how a person often comes back: the channel
+ * closes when the page is hidden that way and opens again when it is restored.
+ */
+function listenWhileShown<T>(name: string, onMessage: (data: T) => void): void {
+  // Safari before 15.4 has workers but no BroadcastChannel: no progress or repair news there.
+  if (!self.BroadcastChannel) return;
+  let channel: BroadcastChannel | undefined;
+  const open = () => {
+    channel = new BroadcastChannel(name);
+    channel.onmessage = (event: MessageEvent<T>) => onMessage(event.data);
+  };
+  open();
+  addEventListener('pagehide', () => {
+    channel?.close();
+    channel = undefined;
+  });
+  addEventListener('pageshow', (event) => {
+    if (event.persisted && !channel) open();
+  });
+}
+
 /** Shows the first install's "n of m files", which the worker broadcasts as it precaches. */
 function listenForProgress(): void {
-  // Safari before 15.4 has workers but no BroadcastChannel: no progress there, the rest works.
-  if (!self.BroadcastChannel) return;
-  new BroadcastChannel(PROGRESS_CHANNEL).onmessage = (event: MessageEvent<[number, number]>) => {
+  listenWhileShown<[number, number]>(PROGRESS_CHANNEL, ([done, total]) => {
     if (state.getSnapshot().state !== 'installing') return;
-    const [done, total] = event.data;
     state.update({ progress: { done, total } });
-  };
+  });
 }
 
 /** Follows the worker's reports on its cache: files missing, being repaired, repaired. */
 function listenForRepairs(): void {
-  if (!self.BroadcastChannel) return;
-  new BroadcastChannel(REPAIR_CHANNEL).onmessage = (event: MessageEvent<RepairReport>) => state.update({ repair: event.data });
+  listenWhileShown<RepairReport>(REPAIR_CHANNEL, (repair) => state.update({ repair }));
 }
 
 /** Registers /sw.js, then follows its workers and checks for updates hourly and when back online. */

@@ -358,6 +358,47 @@ for (const [index, build] of BUILDS.entries()) {
     await assertNoProblems(tab, ['console.error: Failed to load resource: net::ERR_CONNECTION_REFUSED']);
   });
 
+  test('3d. typing through the reconnect: no reload while keys arrive, one after the pause, every key kept, the same note and caret', async () => {
+    const tab = await openInstalled();
+    const documents = new Documents(tab);
+    await documents.sample();
+    await tab.type('Note 1', 'before ');
+    await goOffline(tab);
+    // A key every ~90 ms, into whatever has the focus, from 1 s before the network returns until
+    // the page has logged that its reload waits for the typing (the moment the reload was due)
+    // and 2.5 s more. WebKit's pages see the network return seconds later: the typing lasts longer there.
+    let typed = '';
+    let waitingSince = 0;
+    for (;;) {
+      await tab.press('k');
+      typed += 'k';
+      await sleep(90);
+      if (typed.length === 11) await goOnline();
+      if (!waitingSince && typed.length % 5 === 0 && (await logKinds(tab)).includes('reload-waits')) waitingSince = Date.now();
+      if (waitingSince && Date.now() - waitingSince > 2500) break;
+      if (typed.length > 400) throw new Error(`typed ${typed.length} keys and the page never logged that its reload waits: ${(await logKinds(tab)).join(', ')}`);
+    }
+    // The reload was due before these keys: none of them met a page that was going away.
+    await documents.sample();
+    assert.is(documents.reloads, 0, 'no reload while the keys kept coming');
+    const text = 'before ' + typed;
+    assert.is(await firstNote(tab), text, 'every key in the note before the reload');
+    const lastKeyAt = Date.now();
+    await until('the reload after the pause', async () => (await documents.sample(), documents.reloads >= 1), 15_000);
+    console.log(`  typing through the reconnect in ${ENGINE} (${build}): ${typed.length} keys, reload ${Date.now() - lastKeyAt} ms or less after the last one`);
+    await until('the reloaded page to show the note', async () => (await documents.sample(), (await firstNote(tab)) === text));
+    // The resume point: the same note focused, the caret after the last key.
+    const caret = await until('the note to have the focus again', () =>
+      tab.evaluate(() => {
+        const active = document.activeElement as HTMLTextAreaElement | null;
+        return active?.matches('.notes textarea') ? { label: document.querySelector(`label[for="${active.id}"]`)?.textContent, start: active.selectionStart, end: active.selectionEnd } : null;
+      }),
+    );
+    assert.equal(caret, { label: 'Note 1', start: text.length, end: text.length });
+    await assertOneReconnectReload(tab, documents);
+    await assertNoProblems(tab);
+  });
+
   /**
    * After a reconnect reload: the log (kept across the reload) shows the probe right before the
    * one reload, and nothing after it. That is the positive signal that makes "no second reload"

@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { APP_NAME } from './site';
-import { until, WAIT } from './wait';
+import { sleep, until, WAIT } from './wait';
 
 /** Every screen of the app, with the heading it shows. */
 export const SCREENS = [
@@ -39,12 +39,42 @@ export const statusFact = (page: Page, term: string): Promise<string | null> =>
   page.locator('dt', { hasText: term }).locator('xpath=following-sibling::dd[1]').textContent();
 
 /** The first note's editor: present once the app has started (and registered its listeners). */
-export const firstNote = (page: Page) => page.getByRole('textbox', { name: 'Note 1' });
+export const firstNote = (page: Page) => page.getByRole('textbox', { name: 'Note 1', exact: true });
 
 /** Opens the Notes screen at `url` and waits for the app to run. */
 export async function openNotes(page: Page, url: string): Promise<void> {
   await page.goto(url);
   await firstNote(page).waitFor(WAIT);
+}
+
+/** Stores `texts` as the device's notes (ids n1, n2, …), as the app saves them; the page shows them once loaded again. */
+export const seedNotes = (page: Page, texts: string[]): Promise<void> =>
+  page.evaluate(
+    ([key, list]) => localStorage.setItem(key, JSON.stringify({ v: 1, notes: list.map((text, index) => ({ id: `n${index + 1}`, text, at: 1 })), gone: {} })),
+    [`${APP_NAME}:notes`, texts] as const,
+  );
+
+/** The focused element's id and its selection, or null when no element with an id has the focus. */
+export const caretOf = (page: Page): Promise<{ id: string; start: number | null; end: number | null } | null> =>
+  page.evaluate(() => {
+    const active = document.activeElement as HTMLTextAreaElement | null;
+    if (!active?.id) return null;
+    return { id: active.id, start: active.selectionStart ?? null, end: active.selectionEnd ?? null };
+  });
+
+/**
+ * Presses `key` every `intervalMs` into whatever has the focus (the keyboard, as a person types:
+ * no field is focused for it), for as long as `more(count)` says so, `count` being the keys
+ * pressed so far; resolves to the text typed. The interval paces the typing; it proves nothing.
+ */
+export async function typeSteadily(page: Page, intervalMs: number, more: (count: number) => boolean | Promise<boolean>, key = 'k'): Promise<string> {
+  let typed = '';
+  while (await more(typed.length)) {
+    await page.keyboard.type(key);
+    typed += key;
+    await sleep(intervalMs);
+  }
+  return typed;
 }
 
 /** The texts of the notes saved on the device (localStorage), or null while nothing is saved. */
@@ -102,6 +132,7 @@ export async function reconnectReloaded(page: Page, loads: { readonly n: number 
 export interface LogEntry {
   at: number;
   kind: string;
+  detail?: string;
 }
 
 /** The connectivity log's tail the page keeps in sessionStorage (it survives reloads), oldest first. */

@@ -60,6 +60,7 @@ function chromiumTab(page: Page): Tab {
       }, undefined, { timeout: 10_000 });
       await page.keyboard.type(text);
     },
+    press: (text) => page.keyboard.type(text),
     async reload() {
       // reload() sometimes resolves to null in Chromium; the page's content is what counts.
       await page.reload();

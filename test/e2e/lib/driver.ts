@@ -62,6 +62,11 @@ export interface Tab {
   click(text: string): Promise<void>;
   /** Types `text` with the keyboard at the end of the field labelled `label` (waiting up to 10 s for it). */
   type(label: string, text: string): Promise<void>;
+  /**
+   * Presses the keys of `text` into whatever has the focus, as a person types without looking:
+   * nothing is focused for it, so keys that reach a page where nothing has the focus are lost.
+   */
+  press(text: string): Promise<void>;
   /** Reloads the page; resolves at `load`. */
   reload(): Promise<void>;
   /** Console errors and uncaught exceptions of this tab so far, as far as the engine shows them (Engine.consoleCoverage). */

@@ -82,6 +82,7 @@ function firefoxTab(page: Page): Tab {
       });
       await page.keyboard.type(text);
     },
+    press: (text) => page.keyboard.type(text),
     async reload() {
       await page.reload();
     },

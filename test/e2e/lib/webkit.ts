@@ -212,6 +212,11 @@ function webkitTab(session: WebDriver, handle: string, focus: (handle: string) =
       // Element Send Keys focuses the field with the caret after its text, then types key by key.
       await (await find(labelledXPath(label))).sendKeys(text);
     },
+    async press(text) {
+      await focus(handle);
+      // WebDriver's Perform Actions: key events sent to the document's focused element, whatever it is.
+      await session.actions().sendKeys(text).perform();
+    },
     async reload() {
       await focus(handle);
       await session.navigate().refresh();
