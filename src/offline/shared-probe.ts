@@ -1,9 +1,11 @@
 // Tabs of the app share one reachability probe at a time. When the network returns, every open
 // tab wants to ask the server whether it is really back; one asking is enough. A Web Lock makes
 // the tabs ask one after another, and each that gets the lock first reads the answer the previous
-// holder left in localStorage: an answer that arrived after this tab saw the network return is
-// as good as its own. A tab that closes (or reloads) while it holds the lock releases it (Web
-// Locks: a lock ends with its document), so the next tab asks for itself.
+// holder left in localStorage: a server that answered after this tab saw the network return is
+// as good as its own answer. Only answers are shared, not failures: a tab retrying after its
+// backoff must reach the server again, not read the failure it stored itself. A tab that closes
+// (or reloads) while it holds the lock releases it (Web Locks: a lock ends with its document),
+// so the next tab asks for itself.
 import { storageKey } from '../app-name';
 import { probe, recordProbe } from './connectivity';
 import { area, load, save } from './storage';
@@ -18,36 +20,34 @@ const SHARED_ANSWER_MAX_AGE_MS = 10_000;
 
 /** A probe's answer as the tabs share it. */
 interface SharedAnswer {
-  /** When the answer arrived (ms since epoch). */
+  /** When the server answered (ms since epoch). */
   at: number;
-  ok: boolean;
 }
 
-/** The answer another tab left, if it arrived after `onlineSince` and is still fresh. */
-function sharedAnswer(onlineSince: number): SharedAnswer | undefined {
+/** Whether a tab's probe reached the server after `onlineSince`, recently enough to count. */
+function answeredSince(onlineSince: number): boolean {
   const { value } = load(LAST_PROBE_KEY);
-  if (!value || typeof value !== 'object') return undefined;
-  const answer = value as SharedAnswer;
-  if (typeof answer.at !== 'number' || answer.at < onlineSince) return undefined;
-  if (Date.now() - answer.at > SHARED_ANSWER_MAX_AGE_MS) return undefined;
-  return answer;
+  if (!value || typeof value !== 'object') return false;
+  const { at } = value as SharedAnswer;
+  if (typeof at !== 'number' || at < onlineSince) return false;
+  return Date.now() - at <= SHARED_ANSWER_MAX_AGE_MS;
 }
 
 /**
- * Resolves true when the server is reachable: asked by this tab, or by another tab after this one
- * saw the network return at `onlineSince`. Without Web Locks (Safari before 15.4) each tab asks.
+ * Resolves true when the server is reachable: it answered another tab after this one saw the
+ * network return at `onlineSince`, or it answers this tab's probe now. Without Web Locks (Safari
+ * before 15.4) each tab asks.
  */
 export async function sharedProbe(onlineSince: number): Promise<boolean> {
   if (!navigator.locks) return probe();
   return navigator.locks.request(PROBE_LOCK, async () => {
-    const shared = sharedAnswer(onlineSince);
-    if (shared) {
-      recordProbe(shared.ok ? undefined : 'no answer', 'answered in another tab');
-      return shared.ok;
+    if (answeredSince(onlineSince)) {
+      recordProbe(undefined, 'answered in another tab');
+      return true;
     }
     const ok = await probe();
     // A failed write (storage full or off) only means the other tabs ask for themselves.
-    save(LAST_PROBE_KEY, { at: Date.now(), ok } satisfies SharedAnswer, area());
+    if (ok) save(LAST_PROBE_KEY, { at: Date.now() } satisfies SharedAnswer, area());
     return ok;
   });
 }
