@@ -8,7 +8,9 @@
 //               200 KiB/s): first contentful paint and "Ready to work offline" (banner shown, page
 //               controlled by the worker), both from the navigation's start; and the body bytes
 //               the server sent until then against the bytes of the distinct files
-//   reconnect   `online` -> the reload it causes, and reloads under flapping (8 toggles 100 ms apart)
+//   reconnect   `online` -> the reload it causes, reloads under flapping (8 toggles 100 ms apart),
+//               and typing through a reconnect: 60 keys 90 ms apart, the network back after the
+//               10th; the keys lost (not in the note after the reload) and last key -> reload
 //   lighthouse  Lighthouse 12 scores and paint metrics (React build only; about 30 s)
 // Usage: node tools/bench.mjs [--runs N] [--only build,dev,load,reconnect,lighthouse]
 //                             [--react | --preact] [--no-lighthouse]
@@ -49,6 +51,7 @@ const TARGETS = {
   slowReadyMs: { limit: 2000, better: 'lower', text: '≤ 2,000 ms' },
   firstVisitRatio: { limit: 1.005, better: 'lower', text: '1.00' },
   lighthouseScore: { limit: 100, better: 'higher', text: '100 each' },
+  typingKeysLost: { limit: 0, better: 'lower', text: '0' },
 };
 
 // Every wait has a limit; these are generous for a loaded 2-core machine.
@@ -520,17 +523,61 @@ async function countFlappingReloads(browser, site) {
   }
 }
 
-/** Part 5: `online` -> reload and flapping reloads, `runs` of each, on loopback. */
+/** Keys typed through a reconnect, 90 ms apart; the network comes back after TYPING_ONLINE_AFTER of them. */
+const TYPING_KEYS = 60;
+const TYPING_ONLINE_AFTER = 10;
+
+/**
+ * Types TYPING_KEYS keys into the first note through a reconnect, as a person who does not stop
+ * when the network returns. Resolves to the keys lost (typed, but not in the note once the page
+ * has reloaded) and the ms from the last key to the reload, in the old document's clock (negative
+ * when the reload came while the keys were still coming).
+ */
+async function typeThroughReconnect(browser, site) {
+  const { context, page } = await installedPage(browser, site);
+  try {
+    const note = page.getByRole('textbox', { name: 'Note 1', exact: true });
+    await note.click();
+    await page.evaluate(() => {
+      addEventListener('keydown', () => sessionStorage.setItem('t-last-key', String(performance.now())), true);
+      addEventListener('beforeunload', () => sessionStorage.setItem('t-unload', String(performance.now())));
+    });
+    const loads = { count: 0 };
+    page.on('load', () => loads.count++);
+    await context.setOffline(true);
+    for (let key = 0; key < TYPING_KEYS; key++) {
+      if (key === TYPING_ONLINE_AFTER) await context.setOffline(false);
+      await page.keyboard.type('k');
+      await sleep(90);
+    }
+    await poll(() => (loads.count >= 1 ? true : undefined), { limitMs: RELOAD_LIMIT_MS, what: 'the reload after the typing' });
+    await note.waitFor({ timeout: RELOAD_LIMIT_MS });
+    const kept = (await note.inputValue()).length;
+    const lastKeyToReloadMs = await page.evaluate(() => Number(sessionStorage.getItem('t-unload')) - Number(sessionStorage.getItem('t-last-key')));
+    return { keysLost: TYPING_KEYS - kept, lastKeyToReloadMs };
+  } finally {
+    await context.close();
+  }
+}
+
+/** Part 5: `online` -> reload, flapping reloads and typing through a reconnect, `runs` of each, on loopback. */
 async function measureReconnect(browser, out, runs) {
   const site = await listen({ root: out, port: 0 });
   try {
     const reload = [];
     const flapping = [];
+    const typing = [];
     for (let i = 0; i < runs; i++) {
       reload.push(await timeOnlineReload(browser, site));
       flapping.push(await countFlappingReloads(browser, site));
+      typing.push(await typeThroughReconnect(browser, site));
     }
-    return { onlineReloadMs: { runs: reload, median: median(reload) }, flappingReloads: flapping };
+    const lastKeyToReload = typing.map((run) => run.lastKeyToReloadMs);
+    return {
+      onlineReloadMs: { runs: reload, median: median(reload) },
+      flappingReloads: flapping,
+      typing: { keys: TYPING_KEYS, keysLost: typing.map((run) => run.keysLost), lastKeyToReloadMs: { runs: lastKeyToReload, median: median(lastKeyToReload) } },
+    };
   } finally {
     await site.close();
   }
@@ -671,6 +718,9 @@ function tableRows(results, runs) {
     row('  URLs asked more than once (any run)', (p) => [...new Set([...p.load.loopback.firstVisitBytes.repeatedUrls, ...p.load.slow.firstVisitBytes.repeatedUrls])], (urls) => (urls === undefined ? '—' : urls.join(' ') || 'none')),
     row(`online -> reload, median of ${runs}`, (p) => p.reconnect.onlineReloadMs.median, formatMs),
     row('reloads after 8 toggles 100 ms apart', (p) => p.reconnect.flappingReloads, list),
+    row(`typing through a reconnect: most keys lost of ${TYPING_KEYS}`, (p) => Math.max(...p.reconnect.typing.keysLost), (v) => (v === undefined ? '—' : String(v)), TARGETS.typingKeysLost),
+    row('  each run', (p) => p.reconnect.typing.keysLost, list),
+    row(`  last key -> reload, median of ${runs}`, (p) => p.reconnect.typing.lastKeyToReloadMs.median, formatMs),
     row('Lighthouse (1 run) perf / a11y / best pr. / SEO', (p) => p.lighthouse.scores, scores),
     row('  lowest of the four', (p) => lowestScore(p), (v) => (v === undefined ? '—' : String(v)), TARGETS.lighthouseScore),
     row('Lighthouse FCP / LCP / TBT (mobile, simulated)', lighthouseRan, (l) => (l ? `${formatMs(l.fcpMs)} / ${formatMs(l.lcpMs)} / ${formatMs(l.tbtMs)}` : '—')),
