@@ -1,6 +1,7 @@
 import * as assert from 'uvu/assert';
 import { APP_NAME, CACHE_PREFIX } from '../../src/app-name';
 import type { Audit } from '../../src/audit';
+import { logTransition } from '../../src/offline/connectivity';
 import { sri, urlOf, verifyPrecache } from '../../src/offline/precache-check';
 import { Status } from '../../src/ui/status/Status';
 import { mount, waitFor } from './mount';
@@ -59,6 +60,19 @@ describe('status screen in Chromium', () => {
     assert.equal([...host.querySelectorAll('h2')].map((h) => h.textContent), ['Network', 'Service worker', 'Precache check', 'Storage', 'Connectivity log']);
     await waitFor(() => /[\d.]+ (B|KB|MB) of [\d.]+ (MB|GB)/.test(host.textContent ?? ""));
     assert.ok(host.querySelector('button'), 'Check for update');
+    unmount();
+  });
+
+  it('names what a reload waits for in the connectivity log, and the reload when it happens', async () => {
+    logTransition('reload-waits', 'typing');
+    logTransition('reload-waits', 'hidden tab');
+    logTransition('reload');
+    const { host, unmount } = mount(<Status />);
+    const lines = () => [...host.querySelectorAll('.log li')].map((item) => item.textContent ?? '');
+    await waitFor(() => lines().length >= 3);
+    // Each line is "<time> <what>"; the time's own format is the browser's locale.
+    const expected = [' reload', ' reload waits: hidden tab', ' reload waits: typing'];
+    assert.ok(expected.every((end, index) => lines()[index].endsWith(end)), `newest first: ${lines().slice(0, 3).join(' | ')}`);
     unmount();
   });
 });
