@@ -31,7 +31,7 @@ for (const build of BUILDS) {
     const test = suite<Shared>(`sw offline (${build.name}, ${kind})`);
     shareChromium(test, () => startHost(kind, dist));
 
-    test('offline, every route renders from the cache: /, /status, /status/, /about, /about/ and a deep link', async ({ browser, host }) => {
+    test('offline, every route renders from the cache, with and without its trailing slash, and a deep link', async ({ browser, host }) => {
       const context = await freshContext(browser);
       const page = await context.newPage();
       const problems = watchConsole(page);
