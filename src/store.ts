@@ -41,3 +41,19 @@ export function createStore<T>(initial: T): WritableStore<T> {
     update: (patch) => set({ ...state, ...patch }),
   };
 }
+
+/**
+ * A read-only view of a store: `select` of its value, computed again only when the value
+ * changes, so a view's snapshot stays the same object between changes (as useSyncExternalStore needs).
+ */
+export function selectStore<T, U>(store: Store<T>, select: (value: T) => U): Store<U> {
+  const memo = (read: () => T) => {
+    let seen: { value: T; selected: U } | undefined;
+    return () => {
+      const value = read();
+      if (!seen || !Object.is(seen.value, value)) seen = { value, selected: select(value) };
+      return seen.selected;
+    };
+  };
+  return { subscribe: store.subscribe, getSnapshot: memo(store.getSnapshot), getServerSnapshot: memo(store.getServerSnapshot) };
+}

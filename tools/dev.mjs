@@ -8,6 +8,7 @@ import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import * as esbuild from 'esbuild';
+import { screensPlugin } from './screens.mjs';
 import { listen } from './serve.mjs';
 import { BuildError, esbuildReason, frameworkAlias, htmlFileOf, pageDefines, readProject, renderHtml, staticFiles, writeAtomically } from './site.mjs';
 
@@ -51,7 +52,7 @@ export async function startDev({ root, preact, out }) {
   };
   const framework = await buildFramework({ ...options, alias: frameworkAlias(preact) });
   const shims = frameworkShims();
-  const context = await esbuild.context({ ...options, entryPoints: { app: 'src/main.tsx' }, jsx: 'automatic', alias: shims.alias });
+  const context = await esbuild.context({ ...options, entryPoints: { app: 'src/main.tsx' }, jsx: 'automatic', alias: shims.alias, plugins: [screensPlugin(root)] });
   const reloads = liveReload();
   let site = await buildDevSite(root, context, out, framework);
   // Served from memory: the reload right after a rebuild waits for no disk access.

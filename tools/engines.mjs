@@ -162,6 +162,7 @@ async function insideNamespace(command) {
 async function bundle(grep) {
   const esbuild = await import('esbuild');
   const { listFiles } = await import('./site.mjs');
+  const { screensPlugin } = await import('./screens.mjs');
   const src = path.join(root, 'test/e2e');
   const outdir = path.join(root, process.env.TEST_CACHE || '.cache', 'engines');
   const entries = (await listFiles(src)).filter((f) => /\.test\.tsx?$/.test(f) && f.includes(grep)).map((f) => path.join(src, f));
@@ -179,6 +180,7 @@ async function bundle(grep) {
     outExtension: { '.js': '.mjs' },
     define: { __DEV__: 'false', 'process.env.NODE_ENV': '"production"' },
     logLevel: 'error',
+    plugins: [screensPlugin(root)],
   });
   return entries.map((e) => path.join(outdir, path.relative(src, e).replace(/\.tsx?$/, '.mjs')));
 }

@@ -5,6 +5,7 @@
 import { promises as fs } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { screensPlugin } from './screens.mjs';
 import { bundle, frameworkAlias, pageDefines } from './site.mjs';
 
 /**
@@ -26,6 +27,7 @@ export async function prerender({ root, preact, identity, paths }) {
     alias: frameworkAlias(preact),
     define: pageDefines({ dev: false, identity }),
     outfile: 'prerender.cjs',
+    plugins: [screensPlugin(root)],
   });
   // Awaited below; until then a failure (a syntax error) must not count as an unhandled rejection.
   bundled.catch(() => {});

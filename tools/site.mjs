@@ -6,6 +6,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
+import { listScreens, screensPlugin } from './screens.mjs';
 
 // Required, not imported: esbuild's API is CommonJS, and an ES module importing it makes Node scan
 // its 97 KB for export names first (cjs-module-lexer, ≈ 30 ms of every build's start on Node 20).
@@ -164,6 +165,7 @@ export const appOptions = ({ root, preact, dev, identity }) => ({
   assetNames: 'assets/[name]-[hash]',
   outdir: 'out',
   metafile: true,
+  plugins: [screensPlugin(root)],
 });
 
 // The UI frameworks; everything else in the bundle is "app code", budgeted on its own.
@@ -318,12 +320,12 @@ function parseJson(text, relativePath) {
 
 /**
  * Reads and checks what every build needs: the HTML and web app manifest templates, the routes
- * (plus the not-found route '/404' for 404.html), package.json and the names and settings in it.
+ * of src/ui/screens/ (plus the not-found route '/404' for 404.html), package.json and the names and settings in it.
  */
 export async function readProject(root, { base = '/' } = {}) {
   const template = await readRequired(root, 'static/index.html');
   const manifestTemplate = await readRequired(root, 'static/manifest.webmanifest');
-  const routes = [...parseJson(await readRequired(root, 'src/routes.json'), 'src/routes.json'), { path: '/404', title: 'Not found' }];
+  const routes = [...listScreens(root).map(({ path: routePath, title }) => ({ path: routePath, title })), { path: '/404', title: 'Not found' }];
   const pkg = parseJson(await readRequired(root, 'package.json'), 'package.json');
   // Imported here, not at the top: tools/worker.mjs imports this module.
   const { networkOnlyOf } = await import('./worker.mjs');

@@ -11,6 +11,7 @@ import * as esbuild from 'esbuild';
 import { chromePath } from './chromium.mjs';
 import { ENGINES, runEngineTest } from './engines.mjs';
 import { runInGroup } from './run.mjs';
+import { screensPlugin } from './screens.mjs';
 import { appIdentity, listFiles } from './site.mjs';
 import { buildTestSites } from './test-sites.mjs';
 import { PROGRAMS, typecheckProgram } from './typecheck.mjs';
@@ -65,6 +66,7 @@ async function bundleTests(dir, outdir, { platform = 'node', alias = {} } = {}) 
     outExtension: { '.js': '.mjs' },
     define: { __DEV__: 'false', 'process.env.NODE_ENV': '"production"', ...appDefines },
     logLevel: 'error',
+    plugins: [screensPlugin(root)],
   });
   return entries.map((e) => path.join(outdir, path.relative(src, e).replace(/\.tsx?$/, '.mjs')));
 }

@@ -1,6 +1,6 @@
+import routes from 'app:routes';
 import { APP_TITLE } from '../app-name';
 import { withBase } from '../base';
-import routes from '../routes.json';
 import { Banners } from './Banners';
 import { Page } from './Page';
 import { route } from './router';

@@ -1,16 +1,11 @@
-// Which screen renders for which path. Paths are the routes of src/routes.json (trailing slash).
+// Which screen renders for which path: the screens of src/ui/screens/, one per file (tools/screens.mjs).
+import screens from 'app:screens';
 import { withBase } from '../base';
-import type { FunctionComponent } from 'react';
-import { About } from './about/About';
-import { Notes } from './notes/Notes';
 import { titleOf } from './router';
-import { Status } from './status/Status';
 
-const SCREENS: Record<string, FunctionComponent> = { '/': Notes, '/status/': Status, '/about/': About };
-
-/** The screen of a route under its <h1>, the route's title (so a title is written once, in routes.json). */
+/** The screen of a route under its <h1>, the route's title (so a title is written once, in the screen's file). */
 export function Page({ path }: { path: string }) {
-  const Screen = SCREENS[path];
+  const Screen = screens[path];
   return (
     <>
       <h1>{titleOf(path)}</h1>

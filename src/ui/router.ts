@@ -1,12 +1,12 @@
 // Client-side routing with the History API, framework-free: a store of the current route path.
 // Links stay real <a href> (new tab, copy link, the 404 page of any host); once started, a
 // same-origin left-click on a link to one of our routes becomes pushState instead of a page load.
+import routes from 'app:routes';
 import { APP_TITLE } from '../app-name';
 import { withoutBase } from '../base';
-import routes from '../routes.json';
 import { createStore, type Store } from '../store';
 
-/** A path as routes.json spells it: with a trailing slash (`/status` and `/status/` alike). */
+/** A path as the route table spells it: with a trailing slash (`/status` and `/status/` alike). */
 export const routePath = (pathname: string): string => pathname.replace(/\/?$/, '/');
 
 /** The route's title, or "Not found" for a path that is not one of ours. */

@@ -1,5 +1,5 @@
 import * as assert from 'uvu/assert';
-import { About } from '../../src/ui/about/About';
+import About from '../../src/ui/screens/about';
 import { formatNumber, formatSize } from '../../src/ui/format';
 import { mount, waitFor } from './mount';
 

@@ -1,3 +1,4 @@
+import routes from 'app:routes';
 import * as assert from 'uvu/assert';
 import { App } from '../../src/ui/App';
 import { mount, waitFor } from './mount';
@@ -9,7 +10,7 @@ describe('App shell in Chromium', () => {
     assert.ok(host.querySelector('header'));
     assert.ok(host.querySelector('footer'));
     const links = [...host.querySelectorAll<HTMLAnchorElement>('nav[aria-label="Main"] a')].map((a) => a.getAttribute('href'));
-    assert.equal(links, ['/', '/status/', '/about/']);
+    assert.equal(links, routes.map((route) => route.path));
     unmount();
   });
 });

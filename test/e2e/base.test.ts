@@ -6,7 +6,7 @@ import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { cacheNames, cachedPaths, countLoads, firstNote, openInstalled, openNotes, reconnectReloaded, settle, watchConsole } from './lib/app';
+import { cacheNames, cachedPaths, countLoads, firstNote, openInstalled, openNotes, reconnectReloaded, ROUTES, settle, watchConsole } from './lib/app';
 import { freshContext } from './lib/browser';
 import { startHost } from './lib/hosts';
 import { APP_NAME, BUILDS, site, temp } from './lib/site';
@@ -54,7 +54,9 @@ for (const build of BUILDS) {
     assert.ok(cached.every((urlPath) => urlPath.startsWith(BASE)), cached.join(', '));
 
     await context.setOffline(true);
-    for (const [urlPath, h1] of [['', 'Notes'], ['status', 'Offline readiness'], ['about/', 'What this app ships'], ['notes/deep-link', 'Not found']]) {
+    // Each route relative to the base, with and without its trailing slash, and a path that is no route.
+    const visits = ROUTES.flatMap((route) => (route.path === '/' ? [['', route.h1]] : [[route.path.slice(1, -1), route.h1], [route.path.slice(1), route.h1]]));
+    for (const [urlPath, h1] of [...visits, ['notes/deep-link', 'Not found']]) {
       assert.is(await heading(page, new URL(urlPath, app).href), h1, urlPath);
     }
     // The links stay under the base: client-side navigation, then the files /about shows.

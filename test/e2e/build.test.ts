@@ -5,7 +5,7 @@ import path from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { Page } from 'playwright-core';
-import { countLoads, statusFact } from './lib/app';
+import { countLoads, ROUTES, statusFact } from './lib/app';
 import { freshContext, launchChromium } from './lib/browser';
 import { cleanup, copySources } from './lib/site';
 import { until } from './lib/wait';
@@ -54,7 +54,7 @@ test('is deterministic: two builds, in two folders, give byte-identical dist/', 
 test('writes each route, 404.html, sw.js, _headers, sbom.cdx.json and audit.json with hashes of every file', () => {
   const r = build(dir);
   assert.is(r.code, 0, r.stderr);
-  for (const f of ['index.html', 'status/index.html', 'about/index.html', '404.html', 'sw.js', 'audit.json', 'manifest.webmanifest', 'robots.txt', '_headers', 'sbom.cdx.json']) {
+  for (const f of [...ROUTES.map((route) => route.path.slice(1) + 'index.html'), '404.html', 'sw.js', 'audit.json', 'manifest.webmanifest', 'robots.txt', '_headers', 'sbom.cdx.json']) {
     assert.ok(existsSync(path.join(dir, 'dist', f)), f);
   }
   const audit = JSON.parse(readFileSync(path.join(dir, 'dist/audit.json'), 'utf8'));
@@ -121,6 +121,8 @@ const broken: [string, (d: string) => void, RegExp, string[]?][] = [
   ['a type error in sw.ts (--check)', (d) => writeFileSync(path.join(d, 'sw.ts'), readFileSync(path.join(d, 'sw.ts'), 'utf8') + '\nconst n: number = "x";\n'), /^build failed: type error: sw\.ts:\d+:7: TS2322 /, ['--check']],
   ['a package.json name that cannot name caches and storage keys', (d) => writeFileSync(path.join(d, 'package.json'), JSON.stringify({ ...JSON.parse(readFileSync(path.join(d, 'package.json'), 'utf8')), name: 'My App' })), /^build failed: package\.json "name" must be lowercase letters, digits, "\.", "_" or "-" \(it names caches and storage keys\)$/],
   ['a "networkOnly" entry that is not a path', (d) => writeFileSync(path.join(d, 'package.json'), JSON.stringify({ ...JSON.parse(readFileSync(path.join(d, 'package.json'), 'utf8')), networkOnly: ['api/'] })), /^build failed: package\.json "networkOnly" must be a list of path prefixes starting with "\/"$/],
+  ['a screen file without a title', (d) => writeFileSync(path.join(d, 'src/ui/screens/help.tsx'), 'export const navOrder = 9;\nexport default function Help() {\n  return null;\n}\n'), /^build failed: src\/ui\/screens\/help\.tsx has no title: add `export const title = 'Its title';`/],
+  ['a screen file whose name is no URL segment', (d) => writeFileSync(path.join(d, 'src/ui/screens/Help Me.tsx'), "export const title = 'Help';\nexport const navOrder = 9;\nexport default function Help() {\n  return null;\n}\n"), /^build failed: src\/ui\/screens\/Help Me\.tsx: a screen's file name is its URL/],
   ['broken JSON in package.json', (d) => writeFileSync(path.join(d, 'package.json'), '{ "name": '), /^build failed: package\.json is not valid JSON/],
 ];
 for (const [what, breakIt, message, flags = []] of broken) {

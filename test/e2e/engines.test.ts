@@ -19,6 +19,7 @@ import { APP_NAME, audit, copySite, site } from './lib/site';
 import { sleep, until } from './lib/wait';
 import { launchWebKit } from './lib/webkit';
 import { missingEngine } from '../../tools/engines.mjs';
+import { listScreens } from '../../tools/screens.mjs';
 
 type Build = 'react' | 'preact';
 
@@ -43,12 +44,7 @@ const NOTES_KEY = `${APP_NAME}:notes`;
 const INSTALL_MS = 20_000;
 
 /** Where each navigation lands: the screen's <h1>. The deep link is not a route: the shell renders "Not found". */
-const ROUTES = [
-  ['/', 'Notes'],
-  ['/status/', 'Offline readiness'],
-  ['/about/', 'What this app ships'],
-  ['/notes/2026/a-deep-link?x=1#top', 'Not found'],
-] as const;
+const ROUTES = [...listScreens(process.cwd()).map((screen) => [screen.path, screen.title] as const), ['/notes/2026/a-deep-link?x=1#top', 'Not found'] as const];
 
 // ---------------------------------------------------------------- reading the page
 

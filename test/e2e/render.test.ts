@@ -1,18 +1,15 @@
 // Every screen renders on both builds and both hosts, with its landmarks and a quiet console.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { watchConsole } from './lib/app';
+import { ROUTES, watchConsole } from './lib/app';
 import { freshContext } from './lib/browser';
 import { HOSTS, startHost } from './lib/hosts';
 import { BUILDS, site } from './lib/site';
 import { shareChromium, type Shared } from './lib/suite';
 import { WAIT } from './lib/wait';
 
-const PAGES = [
-  { path: '/', h1: 'Notes' },
-  { path: '/status', h1: 'Offline readiness' },
-  { path: '/about', h1: 'What this app ships' },
-];
+/** Every route, as a link without the trailing slash would name it (`/status`; the host redirects or the worker answers). */
+const PAGES = ROUTES.map((route) => ({ path: route.path === '/' ? '/' : route.path.slice(0, -1), h1: route.h1 }));
 
 for (const build of BUILDS) {
   for (const kind of HOSTS) {

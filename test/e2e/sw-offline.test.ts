@@ -6,21 +6,17 @@ import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { openInstalled, waitReady, watchConsole } from './lib/app';
+import { openInstalled, ROUTES as SCREEN_ROUTES, waitReady, watchConsole } from './lib/app';
 import { freshContext } from './lib/browser';
 import { HOSTS, requestsSince, startHost } from './lib/hosts';
 import { BUILDS, readPrecache, site } from './lib/site';
 import { shareChromium, type Shared } from './lib/suite';
 
 /** Where each navigation should land: the screen's <h1>. `/status` and `/status/` are one route. */
-const ROUTES = [
-  ['/', 'Notes'],
-  ['/status', 'Offline readiness'],
-  ['/status/', 'Offline readiness'],
-  ['/about', 'What this app ships'],
-  ['/about/', 'What this app ships'],
+const ROUTES: [string, string][] = [
+  ...SCREEN_ROUTES.flatMap((route): [string, string][] => (route.path === '/' ? [[route.path, route.h1]] : [[route.path.slice(0, -1), route.h1], [route.path, route.h1]])),
   ['/notes/2026/a-deep-link?x=1#top', 'Not found'],
-] as const;
+];
 
 /** Navigates and returns the <h1> the app rendered. */
 async function heading(page: Page, url: string): Promise<string> {
@@ -35,7 +31,7 @@ for (const build of BUILDS) {
     const test = suite<Shared>(`sw offline (${build.name}, ${kind})`);
     shareChromium(test, () => startHost(kind, dist));
 
-    test('offline, every route renders from the cache: /, /status, /status/, /about, /about/ and a deep link', async ({ browser, host }) => {
+    test('offline, every route renders from the cache, with and without its trailing slash, and a deep link', async ({ browser, host }) => {
       const context = await freshContext(browser);
       const page = await context.newPage();
       const problems = watchConsole(page);

@@ -3,16 +3,25 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
+import { listScreens } from '../../../tools/screens.mjs';
 import { APP_NAME } from './site';
 import { sleep, until, WAIT } from './wait';
 
-/** Every screen of the app, with the heading it shows. */
-export const SCREENS = [
-  { name: 'notes', path: '/', h1: 'Notes' },
-  { name: 'status', path: '/status/', h1: 'Offline readiness' },
-  { name: 'about', path: '/about/', h1: 'What this app ships' },
-  { name: 'not-found', path: '/no-such-page', h1: 'Not found' },
-];
+/** A screen of the app as the tests visit it: its name (for files), path and heading. */
+export interface ScreenVisit {
+  name: string;
+  path: string;
+  h1: string;
+}
+
+/** The routes of src/ui/screens/ (tools/screens.mjs), in navigation order: the screens the built sites have. */
+export const ROUTES: ScreenVisit[] = listScreens(process.cwd()).map((screen) => ({ name: screen.name, path: screen.path, h1: screen.title }));
+
+/** A path that is no route: the not-found screen. */
+export const NOT_FOUND: ScreenVisit = { name: 'not-found', path: '/no-such-page', h1: 'Not found' };
+
+/** Every screen of the app, with the heading it shows: each route, then the not-found screen. */
+export const SCREENS: ScreenVisit[] = [...ROUTES, NOT_FOUND];
 
 /** Waits until the screen has its heading and has finished loading what it shows (audit, caches, storage). */
 export async function settle(page: Page, h1: string): Promise<void> {

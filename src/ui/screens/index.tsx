@@ -1,6 +1,10 @@
+// /, "Notes": the app's own work, kept on this device (src/notes/ has the data).
 import { addNote, deleteNote, editNote, notes } from '../../notes/store';
 import { useStore } from '../useStore';
-import { Backup } from './Backup';
+import { Backup } from './notes/Backup';
+
+export const title = 'Notes';
+export const navOrder = 1;
 
 const PROBLEMS = {
   full: 'Not saved: storage is full. Your text stays here until there is room.',
@@ -17,7 +21,7 @@ const focusIfNew = (editor: HTMLTextAreaElement | null) => {
 };
 
 /** The Notes screen: notes kept on this device, each a labelled text area saved as you type. */
-export function Notes() {
+export default function Notes() {
   const { notes: list, problem, corrupt, loaded } = useStore(notes);
   return (
     <>

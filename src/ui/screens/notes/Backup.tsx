@@ -1,9 +1,9 @@
 // "Download a backup" and "Restore from a backup": the notes as a file the user keeps, because
 // browsers delete site data (src/notes/backup.ts has the format and the merge).
 import { useState, type ChangeEvent } from 'react';
-import { backupFileName, backupText, readBackup, sizeProblem } from '../../notes/backup';
-import { notes, restoreNotes } from '../../notes/store';
-import { formatCount } from '../format';
+import { backupFileName, backupText, readBackup, sizeProblem } from '../../../notes/backup';
+import { notes, restoreNotes } from '../../../notes/store';
+import { formatCount } from '../../format';
 
 /** "1 note", "3 notes". */
 const noteCount = (count: number): string => formatCount(count, 'note');

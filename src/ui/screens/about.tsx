@@ -5,10 +5,13 @@ import { withBase } from '../../base';
 import { formatNumber } from '../format';
 import { useAudit, useFetched, type Fetched } from '../useFetched';
 
+export const title = 'What this app ships';
+export const navOrder = 3;
+
 const SIZE_COLUMNS = ['bytes', 'gzip', 'brotli'] as const;
 
 /** The "What this app ships" screen, below the <h1> that Page renders. */
-export function About() {
+export default function About() {
   const audit = useAudit();
   const licences = useFetched(withBase('/licenses.txt'), (response) => response.text());
   return (

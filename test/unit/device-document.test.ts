@@ -1,0 +1,202 @@
+// The device document on its own (src/offline/device-document.ts), with a tiny kind of data that
+// is not notes: a preference that the later choice wins. Debounced saves, flushes, bad storage,
+// two tabs, restore, and a second document beside it, on happy-dom with a fake clock.
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { createDeviceDocument } from '../../src/offline/device-document';
+import { flushAll } from '../../src/offline/flush';
+import { installDom, tinyStorage, type FakeDom } from './offline-dom';
+
+/** The second kind of stored data: a colour theme, and when it was chosen. */
+interface Theme {
+  theme: string;
+  at: number;
+}
+
+const THEME_KEY = 'test-app:theme';
+const EMPTY: Theme = { theme: 'system', at: 0 };
+
+/** A stored theme, or the empty one; `lost` when something was stored but not a theme. */
+function recoverTheme(data: unknown): { doc: Theme; lost: boolean } {
+  const stored = (data ?? {}) as Partial<Theme>;
+  if (typeof stored.theme !== 'string') return { doc: EMPTY, lost: data !== undefined };
+  return { doc: { theme: stored.theme, at: Number(stored.at) || 0 }, lost: false };
+}
+
+/** The later choice wins; at equal times the greater name, so both tabs agree. */
+const mergeTheme = (mine: Theme, theirs: Theme): Theme => (theirs.at > mine.at || (theirs.at === mine.at && theirs.theme > mine.theme) ? theirs : mine);
+
+const theme = createDeviceDocument<Theme>({ key: THEME_KEY, empty: EMPTY, recover: recoverTheme, merge: mergeTheme, version: 2 });
+
+const test = suite('device document');
+let dom: FakeDom;
+let stop: (() => void) | undefined;
+const stored = () => JSON.parse(localStorage.getItem(THEME_KEY) ?? 'null');
+const choose = (name: string) => theme.change({ theme: name, at: Date.now() });
+const shown = () => theme.getSnapshot().doc.theme;
+
+test.before.each(() => {
+  dom = installDom();
+});
+test.after.each(() => {
+  stop?.();
+  stop = undefined;
+  dom.uninstall();
+});
+
+test('before start it holds the empty document, not loaded (the prerendered state); start reads the device', () => {
+  assert.equal(theme.getServerSnapshot(), { doc: EMPTY, corrupt: false, loaded: false });
+  localStorage.setItem(THEME_KEY, JSON.stringify({ v: 2, theme: 'dark', at: 5 }));
+  stop = theme.start();
+  assert.equal(theme.getSnapshot(), { doc: { theme: 'dark', at: 5 }, corrupt: false, loaded: true, problem: undefined });
+  assert.equal(theme.getServerSnapshot(), { doc: EMPTY, corrupt: false, loaded: false }, 'the server snapshot never changes');
+});
+
+test('a change is saved once the debounce has passed since the first unsaved change, with the format version as `v`', async () => {
+  stop = theme.start({ debounceMs: 300 });
+  let notified = 0;
+  const unsubscribe = theme.subscribe(() => notified++);
+  choose('dark');
+  await dom.tick(200);
+  choose('light');
+  assert.is(stored(), null);
+  assert.is(shown(), 'light', 'shown at once');
+  await dom.tick(100);
+  assert.equal(stored(), { v: 2, theme: 'light', at: Date.now() - 100 });
+  assert.ok(notified >= 2);
+  unsubscribe();
+});
+
+test('pending changes are saved at once on pagehide, on hiding the tab and on flushAll; after stop, none of them saves', () => {
+  stop = theme.start();
+  choose('one');
+  dom.pagehide();
+  assert.is(stored().theme, 'one');
+  choose('two');
+  dom.setHidden(true);
+  assert.is(stored().theme, 'two');
+  choose('three');
+  flushAll();
+  assert.is(stored().theme, 'three');
+  stop();
+  stop = undefined;
+  choose('four');
+  dom.pagehide();
+  flushAll();
+  assert.is(stored().theme, 'three');
+});
+
+test('unreadable stored text is copied to the backup key, reported, and the recovered document saved', () => {
+  localStorage.setItem(THEME_KEY, '{"v":2,"theme":"da');
+  stop = theme.start();
+  assert.is(theme.backupKey, `${THEME_KEY}:backup`);
+  assert.is(localStorage.getItem(theme.backupKey), '{"v":2,"theme":"da');
+  assert.ok(theme.getSnapshot().corrupt);
+  assert.equal(stored(), { v: 2, ...EMPTY });
+});
+
+test('stored data that recover() could not keep whole is also copied aside and reported', () => {
+  const raw = JSON.stringify({ v: 2, colour: 'dark' });
+  localStorage.setItem(THEME_KEY, raw);
+  stop = theme.start();
+  assert.ok(theme.getSnapshot().corrupt);
+  assert.is(localStorage.getItem(theme.backupKey), raw);
+});
+
+test('storage full: reported, the change stays shown and pending, the last good save intact; once it fits, the next flush saves it', async () => {
+  stop = theme.start({ storage: tinyStorage(60) });
+  choose('dark');
+  await dom.tick(1000);
+  assert.is(stored().theme, 'dark');
+  choose('x'.repeat(100));
+  await dom.tick(1000);
+  assert.is(theme.getSnapshot().problem, 'full');
+  assert.is(shown(), 'x'.repeat(100));
+  assert.is(stored().theme, 'dark');
+  // A shorter choice fits where the long one did not: the next flush saves it.
+  choose('light');
+  dom.pagehide();
+  assert.is(stored().theme, 'light');
+  assert.is(theme.getSnapshot().problem, undefined, 'the notice goes away once saved');
+});
+
+test('no storage at all: reported once started, and changes still work for the session', async () => {
+  stop = theme.start({ storage: null });
+  assert.is(theme.getSnapshot().problem, 'unavailable');
+  choose('dark');
+  await dom.tick(2000);
+  assert.is(shown(), 'dark');
+  assert.is(theme.getSnapshot().problem, 'unavailable');
+});
+
+test('another tab\'s save is merged in; ours is stored back only when theirs lacks something of ours', async () => {
+  stop = theme.start();
+  const other = (value: Theme) => {
+    const text = JSON.stringify({ v: 2, ...value });
+    localStorage.setItem(THEME_KEY, text); // what the other tab wrote
+    dom.win.dispatchEvent(new dom.win.StorageEvent('storage', { key: THEME_KEY, newValue: text }));
+  };
+  other({ theme: 'dark', at: Date.now() + 10 });
+  assert.is(shown(), 'dark', 'their newer choice shows here');
+  await dom.tick(1000);
+  assert.equal(stored(), { v: 2, theme: 'dark', at: Date.now() - 990 }, 'nothing stored back: theirs was the merge');
+  choose('light');
+  other({ theme: 'sepia', at: 1 });
+  assert.is(shown(), 'light', 'their older choice does not overwrite ours');
+  await dom.tick(1000);
+  assert.is(stored().theme, 'light', 'the merge is stored for the other tab');
+});
+
+test('storage events for other keys, removals (no new value) and unreadable values change nothing', () => {
+  stop = theme.start();
+  choose('mine');
+  for (const init of [{ key: 'something-else', newValue: JSON.stringify({ theme: 'theirs', at: Date.now() + 1 }) }, { key: THEME_KEY }, { key: THEME_KEY, newValue: '{"theme":' }]) {
+    dom.win.dispatchEvent(new dom.win.StorageEvent('storage', init));
+  }
+  assert.is(shown(), 'mine');
+});
+
+test('restore writes the whole document at once; storage full refuses it and changes nothing, not even on screen', () => {
+  stop = theme.start({ storage: tinyStorage(60) });
+  choose('typed, pending');
+  assert.is(theme.restore({ theme: 'restored', at: 9 }), undefined);
+  assert.equal(stored(), { v: 2, theme: 'restored', at: 9 });
+  assert.is(shown(), 'restored');
+  flushAll();
+  assert.equal(stored(), { v: 2, theme: 'restored', at: 9 }, 'the pending change was replaced, not saved after it');
+  assert.is(theme.restore({ theme: 'y'.repeat(100), at: 10 }), 'full');
+  assert.is(shown(), 'restored');
+  assert.is(stored().theme, 'restored');
+});
+
+test('without storage a restore changes the document for the session', () => {
+  stop = theme.start({ storage: null });
+  assert.is(theme.restore({ theme: 'restored', at: 9 }), undefined);
+  assert.is(shown(), 'restored');
+  assert.is(theme.getSnapshot().problem, 'unavailable');
+});
+
+test('two kinds of stored data side by side: each its own key, saves and events', async () => {
+  const counter = createDeviceDocument<{ count: number }>({
+    key: 'test-app:counter',
+    empty: { count: 0 },
+    recover: (data) => ({ doc: { count: Number((data as { count?: unknown } | undefined)?.count) || 0 }, lost: false }),
+    merge: (mine, theirs) => (theirs.count > mine.count ? theirs : mine),
+    initial: (found) => (found.count ? found : { count: 1 }),
+  });
+  stop = theme.start();
+  const stopCounter = counter.start();
+  assert.is(counter.getSnapshot().doc.count, 1, 'initial() gives a new user their starting document');
+  counter.change({ count: 2 });
+  choose('dark');
+  flushAll();
+  assert.equal(JSON.parse(localStorage.getItem('test-app:counter')!), { v: 1, count: 2 });
+  assert.is(stored().theme, 'dark');
+  const text = JSON.stringify({ v: 1, count: 7 });
+  dom.win.dispatchEvent(new dom.win.StorageEvent('storage', { key: 'test-app:counter', newValue: text }));
+  assert.is(counter.getSnapshot().doc.count, 7);
+  assert.is(shown(), 'dark');
+  stopCounter();
+});
+
+test.run();
