@@ -9,7 +9,14 @@ import os from 'node:os';
 import path from 'node:path';
 import * as esbuild from 'esbuild';
 import { listen } from './serve.mjs';
-import { BuildError, esbuildReason, frameworkAlias, htmlFileOf, pageDefines, readProject, renderHtml, staticFiles, writeAtomically } from './site.mjs';
+import { BuildError } from './build-error.mjs';
+import { frameworkAlias } from './build/app-bundle.mjs';
+import { esbuildReason } from './build/bundle.mjs';
+import { htmlFileOf, renderHtml } from './build/html.mjs';
+import { readProject } from './build/project.mjs';
+import { staticFiles } from './build/static-files.mjs';
+import { writeAtomically } from './build/write-atomically.mjs';
+import { pageDefines } from './defines.mjs';
 
 /** The path the page listens on for rebuilds: esbuild's own live-reload convention. */
 const CHANGE_EVENTS = '/esbuild';
@@ -138,7 +145,7 @@ async function buildDevSite(root, context, out, framework, previous) {
   for (const asset of [...framework, ...assets]) files.set(asset.path, asset.contents);
   // Module scripts run in document order: the framework has filled FRAMEWORK_GLOBAL before app.js runs.
   const pageAssets = [...assets.filter((a) => a.path.endsWith('.css')), ...framework, ...assets.filter((a) => a.path.endsWith('.js'))];
-  for (const route of project.routes) {
+  for (const route of project.screens) {
     // No integrity attributes in dev: the files change on every save.
     const html = renderHtml(project.template, { title: route.title, appTitle: project.identity.__APP_TITLE__, base: project.identity.__BASE__, assets: pageAssets, body: '', integrity: false });
     files.set(htmlFileOf(route.path), Buffer.from(html));

@@ -161,7 +161,7 @@ async function insideNamespace(command) {
 /** Bundles test files of test/e2e for Node (packages stay external), as tools/test.mjs does. */
 async function bundle(grep) {
   const esbuild = await import('esbuild');
-  const { listFiles } = await import('./site.mjs');
+  const { listFiles } = await import('./build/list-files.mjs');
   const src = path.join(root, 'test/e2e');
   const outdir = path.join(root, process.env.TEST_CACHE || '.cache', 'engines');
   const entries = (await listFiles(src)).filter((f) => /\.test\.tsx?$/.test(f) && f.includes(grep)).map((f) => path.join(src, f));

@@ -11,7 +11,8 @@ import * as esbuild from 'esbuild';
 import { chromePath } from './chromium.mjs';
 import { ENGINES, runEngineTest } from './engines.mjs';
 import { runInGroup } from './run.mjs';
-import { appIdentity, listFiles } from './site.mjs';
+import { listFiles } from './build/list-files.mjs';
+import { appIdentity } from './config.mjs';
 import { buildTestSites } from './test-sites.mjs';
 import { PROGRAMS, typecheckProgram } from './typecheck.mjs';
 

@@ -9,7 +9,7 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { HEADERS_FILE, headersFor, urlPathsOf } from './headers.mjs';
-import { sri } from './site.mjs';
+import { sri } from './sri.mjs';
 
 const USAGE = 'usage: npm run verify -- <http(s) URL of the deployed site> [--dist DIR]';
 /** How long one request may take, headers and body. */
