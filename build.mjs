@@ -64,13 +64,13 @@ function parseArgs(argv) {
 async function main() {
   const opts = parseArgs(process.argv.slice(2));
   if (opts.watch) {
-    const { startDev } = await import('./tools/dev.mjs');
+    const { startDev } = await import('./tools/serve/dev.mjs');
     await startDev({ root, preact: opts.preact, out: path.resolve(root, opts.out) });
     return;
   }
   await buildOnce(root, opts);
   if (opts.serve) {
-    const { listen } = await import('./tools/serve.mjs');
+    const { listen } = await import('./tools/serve/server.mjs');
     const { url } = await listen({ root: path.resolve(root, opts.out), host: process.env.HOST || '127.0.0.1', port: Number(process.env.PORT || 8080) });
     console.log(`serving ${opts.out}/ on ${url}`);
   }

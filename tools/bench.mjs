@@ -20,7 +20,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { CHROME_ARGS, chromePath } from './chromium.mjs';
-import { listen } from './serve.mjs';
+import { listen } from './serve/server.mjs';
 import { BUILDS, copySources } from './test-sites.mjs';
 
 /** The checkout this bench measures: the one it sits in (a copy of the project measures the copy). */

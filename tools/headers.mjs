@@ -1,5 +1,5 @@
 // The one table of the HTTP headers a host must send with dist/, and every place that says it:
-// the preview server (tools/serve.mjs) asks headersFor(); the build writes `_headers` for Netlify
+// the preview server (tools/serve/server.mjs) asks headersFor(); the build writes `_headers` for Netlify
 // and Cloudflare Pages with headersFile(); deploy/nginx.conf is nginxServerBlock() (regenerate it
 // with `node tools/headers.mjs --nginx > deploy/nginx.conf`; a unit test fails when it drifts).
 // Usage: node tools/headers.mjs --nginx
