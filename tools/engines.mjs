@@ -158,31 +158,6 @@ async function insideNamespace(command) {
   process.exit(code);
 }
 
-/** Bundles test files of test/e2e for Node (packages stay external), as tools/test.mjs does. */
-async function bundle(grep) {
-  const esbuild = await import('esbuild');
-  const { listFiles } = await import('./build/list-files.mjs');
-  const src = path.join(root, 'test/e2e');
-  const outdir = path.join(root, process.env.TEST_CACHE || '.cache', 'engines');
-  const entries = (await listFiles(src)).filter((f) => /\.test\.tsx?$/.test(f) && f.includes(grep)).map((f) => path.join(src, f));
-  if (!entries.length) throw new Error(`no test file in test/e2e matches "${grep}"`);
-  await esbuild.build({
-    entryPoints: entries,
-    outdir,
-    outbase: src,
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    packages: 'external',
-    sourcemap: 'inline',
-    outExtension: { '.js': '.mjs' },
-    define: { __DEV__: 'false', 'process.env.NODE_ENV': '"production"' },
-    logLevel: 'error',
-  });
-  return entries.map((e) => path.join(outdir, path.relative(src, e).replace(/\.tsx?$/, '.mjs')));
-}
-
 /** The CLI: bundle, then each engine × file, sequentially unless --parallel; prints wall times. */
 async function main(argv) {
   const parallel = argv.includes('--parallel');
@@ -194,7 +169,10 @@ async function main(argv) {
     console.log('usage: node tools/engines.mjs <chromium|firefox|webkit>[,...] [react|preact|both] [--parallel] [--grep TEXT]');
     process.exit(2);
   }
-  const files = await bundle(grep);
+  // Imported here: the test helpers import this module, and they need no bundler.
+  const { bundleTests } = await import('./test-bundle.mjs');
+  const files = await bundleTests({ root, dir: 'e2e', outdir: path.join(root, process.env.TEST_CACHE || '.cache', 'engines'), grep });
+  if (!files.length) throw new Error(`no test file in test/e2e matches "${grep}"`);
   // "both": one process runs both builds, so they share one browser.
   const build = buildName === 'both' ? undefined : buildName;
   const jobs = engines.flatMap((engine) => files.map((file) => ({ engine, file })));

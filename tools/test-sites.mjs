@@ -3,10 +3,11 @@
 // it (`v2`), its kill switch (`kill`), the same app under another package name (`renamed`) and
 // this checkout built for the sub-path /my-app/ (`base`).
 // Also the one list of what a copy of the project needs to build, for tests that break a copy.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, promises as fs, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { runInGroup } from './run.mjs';
 
 /** The two builds every browser-facing test runs against. */
 export const BUILDS = [
@@ -60,15 +61,14 @@ function makeRenamed(dir) {
   edit(dir, 'package.json', (json) => JSON.stringify({ ...JSON.parse(json), name: 'field-notes', displayName: 'Field Notes' }, null, 2) + '\n');
 }
 
-/** Runs `node build.mjs` in `cwd`; rejects with its output when it fails. */
-function build(cwd, args) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['build.mjs', ...args], { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
-    let output = '';
-    child.stdout.on('data', (d) => (output += d));
-    child.stderr.on('data', (d) => (output += d));
-    child.on('close', (code) => (code === 0 ? resolve() : reject(new Error(`node build.mjs ${args.join(' ')} failed in ${cwd}:\n${output}`))));
-  });
+/**
+ * Runs `node build.mjs` in `cwd`; rejects with its output when it fails.
+ * @param {string} cwd
+ * @param {string[]} args
+ */
+async function build(cwd, args) {
+  const { code, out } = await runInGroup(process.execPath, ['build.mjs', ...args], { cwd, capture: true });
+  if (code !== 0) throw new Error(`node build.mjs ${args.join(' ')} failed in ${cwd}:\n${out}`);
 }
 
 /** Runs the jobs, at most `parallel` at a time (builds are CPU-bound; these machines have 2 cores). */

@@ -7,12 +7,10 @@
 import { existsSync, promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import * as esbuild from 'esbuild';
 import { chromePath } from './chromium.mjs';
 import { ENGINES, runEngineTest } from './engines.mjs';
 import { runInGroup } from './run.mjs';
-import { listFiles } from './build/list-files.mjs';
-import { appIdentity } from './config.mjs';
+import { bundleTests } from './test-bundle.mjs';
 import { buildTestSites } from './test-sites.mjs';
 import { PROGRAMS, typecheckProgram } from './typecheck.mjs';
 
@@ -41,35 +39,6 @@ for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(sig, () => process
 /** Runs a command from the project's root in its own process group; resolves to { code, out }. */
 const run = (cmd, argv, options = {}) => runInGroup(cmd, argv, { cwd: root, ...options });
 
-// The app's name constants, as the build injects them (src/app-name.ts).
-const pkg = JSON.parse(await fs.readFile(path.join(root, 'package.json'), 'utf8'));
-const appDefines = Object.fromEntries(Object.entries(appIdentity(pkg)).map(([name, value]) => [name, JSON.stringify(value)]));
-
-/** Bundles every *.test.ts(x) under dir for Node (packages stay external); returns output files. */
-async function bundleTests(dir, outdir, { platform = 'node', alias = {} } = {}) {
-  const src = path.join(root, 'test', dir);
-  const entries = (await listFiles(src)).filter((f) => /\.test\.tsx?$/.test(f) && f.includes(grep)).map((f) => path.join(src, f));
-  await fs.rm(outdir, { recursive: true, force: true });
-  if (!entries.length) return [];
-  await esbuild.build({
-    entryPoints: entries,
-    outdir,
-    outbase: src,
-    bundle: true,
-    platform,
-    format: 'esm',
-    target: platform === 'node' ? 'node20' : 'es2020',
-    packages: platform === 'node' ? 'external' : undefined,
-    alias,
-    jsx: 'automatic',
-    sourcemap: 'inline',
-    outExtension: { '.js': '.mjs' },
-    define: { __DEV__: 'false', 'process.env.NODE_ENV': '"production"', ...appDefines },
-    logLevel: 'error',
-  });
-  return entries.map((e) => path.join(outdir, path.relative(src, e).replace(/\.tsx?$/, '.mjs')));
-}
-
 /** Reads uvu's own summary lines (Total / Passed) from its output. */
 function uvuCounts(out, code) {
   const plain = out.replace(/\x1b\[[0-9;]*m/g, '');
@@ -94,7 +63,7 @@ async function types() {
 
 async function unit() {
   console.log('== unit tests (uvu + happy-dom, test/unit/)');
-  const files = await bundleTests('unit', path.join(cache, 'unit'));
+  const files = await bundleTests({ root, dir: 'unit', outdir: path.join(cache, 'unit'), grep });
   if (!files.length) return record('unit', 0, 0);
   const { code, out } = await run(process.execPath, ['--enable-source-maps', 'tools/uvu-run.mjs', ...files], { env: { FORCE_COLOR: '0' } });
   const c = uvuCounts(out, code);
@@ -122,9 +91,9 @@ async function browser() {
   console.log('== browser tests (@web/test-runner in Chromium, test/browser/, React and Preact)');
   if (chromeMissing('browser')) return;
   const outdir = path.join(cache, 'browser');
-  const react = await bundleTests('browser', path.join(outdir, 'react'), { platform: 'browser' });
+  const react = await bundleTests({ root, dir: 'browser', outdir: path.join(outdir, 'react'), grep, platform: 'browser' });
   if (!react.length) return record('browser', 0, 0);
-  await bundleTests('browser', path.join(outdir, 'preact'), { platform: 'browser', alias: { react: 'preact/compat', 'react-dom': 'preact/compat' } });
+  await bundleTests({ root, dir: 'browser', outdir: path.join(outdir, 'preact'), grep, platform: 'browser', alias: { react: 'preact/compat', 'react-dom': 'preact/compat' } });
   const result = path.join(cache, 'wtr-result.json');
   await fs.rm(result, { force: true });
   const { code } = await run(process.execPath, ['node_modules/@web/test-runner/dist/bin.js', '--config', 'test/browser/wtr.config.mjs'], {
@@ -148,7 +117,7 @@ async function e2e() {
     return record('e2e', 0, 1);
   }
   if (!enginesAsked && chromeMissing('e2e')) return;
-  const files = await bundleTests('e2e', path.join(cache, 'e2e'));
+  const files = await bundleTests({ root, dir: 'e2e', outdir: path.join(cache, 'e2e'), grep });
   if (!files.length) return record('e2e', 0, 0);
   let sites;
   try {
