@@ -30,12 +30,21 @@ import { BUILDS } from './test-sites.mjs';
 // process.exit, whose exit handlers take each group down with it.
 for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.once(signal, () => process.exit(130));
 
-/** Measures the selected parts for one build; resolves to { part: result }. */
+/** @typedef {import('./bench/report.mjs').BuildResults} BuildResults */
+
+/**
+ * Measures the selected parts for one build; resolves to { part: result }.
+ * @param {import('playwright-core').Browser} browser
+ * @param {{ name: import('./test-sites.mjs').BuildName, preact: boolean }} build
+ * @param {import('./bench/options.mjs').BenchOptions} options
+ * @returns {Promise<BuildResults>}
+ */
 async function measureOneBuild(browser, { name, preact }, options) {
-  const wants = (part) => options.parts.includes(part);
+  const wants = (/** @type {string} */ part) => options.parts.includes(part);
   const out = mkdtempSync(path.join(os.tmpdir(), `offline-shell-bench-${name}-`));
+  /** @type {BuildResults} */
   const results = {};
-  const progress = (part) => console.error(`bench: ${name} build: ${part}…`);
+  const progress = (/** @type {string} */ part) => console.error(`bench: ${name} build: ${part}…`);
   try {
     progress('build');
     if (wants('build')) results.build = await measureBuild(preact, out, options.runs);
@@ -57,7 +66,7 @@ async function measureOneBuild(browser, { name, preact }, options) {
     if (wants('lighthouse') && name === 'react') {
       progress('lighthouse');
       // Lighthouse failing (not installed, Chromium refusing) must not cost the other parts' numbers.
-      results.lighthouse = await measureLighthouse(out).catch((error) => ({ error: error.message }));
+      results.lighthouse = await measureLighthouse(out).catch((/** @type {Error} */ error) => ({ error: error.message }));
     }
     return results;
   } finally {
@@ -65,9 +74,11 @@ async function measureOneBuild(browser, { name, preact }, options) {
   }
 }
 
+/** Measures, prints the table and writes test-output/bench.json. */
 async function main() {
   const options = parseArgs(process.argv.slice(2));
   const browser = await chromium.launch({ executablePath: chromePath(), args: CHROME_ARGS });
+  /** @type {Partial<Record<import('./test-sites.mjs').BuildName, BuildResults>>} */
   const results = {};
   let startedOn;
   try {

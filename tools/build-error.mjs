@@ -2,5 +2,6 @@
 
 /** Thrown for problems the user must fix; build.mjs prints only its message. */
 export class BuildError extends Error {
+  /** @override */
   name = 'BuildError';
 }

@@ -8,7 +8,7 @@ import { existsSync, promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { chromePath } from './chromium.mjs';
-import { ENGINES, runEngineTest } from './engines.mjs';
+import { ENGINES, isEngine, runEngineTest } from './engines.mjs';
 import { runInGroup } from './run.mjs';
 import { bundleTests } from './test-bundle.mjs';
 import { buildTestSites } from './test-sites.mjs';
@@ -26,6 +26,12 @@ const wanted = args.length ? args : ['types', 'unit', 'browser', 'e2e'];
 const chrome = chromePath();
 const totals = { passed: 0, failed: 0 };
 
+/**
+ * Adds a suite's counts to the totals and prints them.
+ * @param {string} suite
+ * @param {number} passed
+ * @param {number} failed
+ */
 const record = (suite, passed, failed) => {
   totals.passed += passed;
   totals.failed += failed;
@@ -36,10 +42,19 @@ const record = (suite, passed, failed) => {
 // process.exit, whose exit handlers take each group down with it.
 for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(sig, () => process.exit(130));
 
-/** Runs a command from the project's root in its own process group; resolves to { code, out }. */
+/**
+ * Runs a command from the project's root in its own process group; resolves to { code, out }.
+ * @param {string} cmd
+ * @param {string[]} argv
+ * @param {Parameters<typeof runInGroup>[2]} [options]
+ */
 const run = (cmd, argv, options = {}) => runInGroup(cmd, argv, { cwd: root, ...options });
 
-/** Reads uvu's own summary lines (Total / Passed) from its output. */
+/**
+ * Reads uvu's own summary lines (Total / Passed) from its output.
+ * @param {string} out
+ * @param {number} code
+ */
 function uvuCounts(out, code) {
   const plain = out.replace(/\x1b\[[0-9;]*m/g, '');
   const total = Number(/Total:\s+(\d+)/.exec(plain)?.[1] ?? NaN);
@@ -70,16 +85,22 @@ async function unit() {
   record('unit', c.passed, c.failed);
 }
 
+/** The test sites' build, started by the first suite that needs them. @type {Promise<string> | undefined} */
+let built;
+
 /**
  * Builds every site the e2e tests run against, once per run (tools/test-sites.mjs); resolves to the
  * JSON file that lists their folders, passed to the tests as TEST_SITES.
  */
-let built;
 function buildSites() {
   built ??= buildTestSites(root, path.join(cache, 'sites'));
   return built;
 }
 
+/**
+ * Whether Chromium is missing; if so, says how to install it and records the suite as failed.
+ * @param {string} suite
+ */
 function chromeMissing(suite) {
   if (existsSync(chrome)) return false;
   console.log(`${suite}: Chromium not found at ${chrome}; install it with \`apt-get update && apt-get install -y chromium\` or set CHROME_PATH`);
@@ -111,7 +132,7 @@ const DEFAULT_ENGINES = ENGINES;
 
 async function e2e() {
   console.log('== end-to-end tests (uvu + playwright-core in Chromium against built dist/, test/e2e/; engines.test.ts in Chromium, Firefox and WebKit)');
-  const unknown = (enginesAsked ?? []).filter((engine) => !ENGINES.includes(engine));
+  const unknown = (enginesAsked ?? []).filter((engine) => !isEngine(engine));
   if (unknown.length) {
     console.log(`unknown engine ${unknown.join(', ')} (expected ${ENGINES.join(', ')})`);
     return record('e2e', 0, 1);
@@ -124,17 +145,18 @@ async function e2e() {
     console.log('building the test sites (React and Preact: v1, v2, kill switch, renamed, under /my-app/)');
     sites = await buildSites();
   } catch (err) {
-    console.log(err.message);
+    console.log(/** @type {Error} */ (err).message);
     return record('e2e', 0, 1);
   }
   const env = { FORCE_COLOR: '0', CHROME_PATH: chrome, TEST_SITES: sites };
   const engineFile = files.find((file) => path.basename(file) === ENGINE_TEST);
-  const engines = engineFile ? (enginesAsked ?? DEFAULT_ENGINES) : [];
+  const engines = engineFile ? (enginesAsked?.filter(isEngine) ?? DEFAULT_ENGINES) : [];
   const chromiumFiles = enginesAsked ? [] : files.filter((file) => file !== engineFile);
   // The engine runs go first: WebKit's is the longest (its network changes take seconds to reach
   // the page), and the Chromium files fill the other worker meanwhile.
   const jobs = [
-    ...[...engines].reverse().map((engine) => () => runEngineTest({ engine, file: engineFile, env, capture: true })),
+    // engines is empty when there is no engineFile.
+    ...[...engines].reverse().map((engine) => () => runEngineTest({ engine, file: /** @type {string} */ (engineFile), env, capture: true })),
     ...chromiumFiles.map((file) => () => run(process.execPath, ['--enable-source-maps', 'tools/uvu-run.mjs', file], { capture: true, env })),
   ];
   // One process per file, two at a time (these machines have 2 cores); output printed per file.
@@ -153,6 +175,7 @@ async function e2e() {
   record('e2e', passed, failed);
 }
 
+/** @type {Record<string, () => Promise<void>>} */
 const suites = { types, unit, browser, e2e };
 for (const name of wanted) {
   if (!suites[name]) {
@@ -163,7 +186,7 @@ for (const name of wanted) {
   try {
     await suites[name]();
   } catch (err) {
-    console.log(`${name}: ${err.stack ?? err}`);
+    console.log(`${name}: ${/** @type {Error} */ (err).stack ?? err}`);
     record(name, 0, 1);
   }
 }

@@ -22,6 +22,9 @@ const CHILD_EXIT_LIMIT_MS = 5_000;
 const DEV_PAUSE_BETWEEN_SAVES_MS = 1_500;
 
 /** @typedef {import('../run.mjs').GroupChild} GroupChild */
+/** @typedef {import('./page-probes.mjs').ProbedWindow} ProbedWindow */
+/** @typedef {import('./page-probes.mjs').ShownReport} ShownReport */
+/** @typedef {import('playwright-core').Page} Page */
 
 /**
  * Waits until the dev server prints `serving … on http://…/` and resolves to that URL; rejects if it exits first.
@@ -78,9 +81,12 @@ async function startDevServer(cwd, preact) {
   }
 }
 
-/** Waits until the page's live-reload EventSource is connected, so the next rebuild reaches it. */
+/**
+ * Waits until the page's live-reload EventSource is connected, so the next rebuild reaches it.
+ * @param {Page} page
+ */
 async function liveReloadConnected(page) {
-  await poll(() => page.evaluate(() => (window.__benchEventSource?.readyState === 1 ? true : undefined)), {
+  await poll(() => page.evaluate(() => (/** @type {ProbedWindow} */ (window).__benchEventSource?.readyState === 1 ? true : undefined)), {
     limitMs: DEV_RELOAD_LIMIT_MS,
     what: 'the dev page connecting to /esbuild',
   });
@@ -93,6 +99,10 @@ async function liveReloadConnected(page) {
  * The page reports itself (`shownReports`, fed by the page's binding): asking it every few ms
  * instead would put the bench's own work on the page's main thread during the reload it
  * measures (10-15 ms more per save, measured).
+ * @param {Page} page
+ * @param {string} copy
+ * @param {string} text
+ * @param {ReturnType<typeof reportsByText>} shownReports
  */
 async function timeOneSave(page, copy, text, shownReports) {
   await page.evaluate((expected) => sessionStorage.setItem('bench-expect', expected), text);
@@ -109,13 +119,20 @@ async function timeOneSave(page, copy, text, shownReports) {
 
 /** The pages' reports ({ expected, … }), awaited by the text they expected: next(text) resolves to the first one for it. */
 function reportsByText() {
+  /** @type {ShownReport[]} */
   const reports = [];
+  /** @type {Map<string | null, (report: ShownReport) => void>} */
   const waiting = new Map();
   return {
+    /** @param {ShownReport} report */
     add(report) {
       reports.push(report);
       waiting.get(report.expected)?.(report);
     },
+    /**
+     * @param {string} text
+     * @returns {Promise<ShownReport>}
+     */
     next(text) {
       const found = reports.find((report) => report.expected === text);
       return found ? Promise.resolve(found) : new Promise((resolve) => waiting.set(text, resolve));
@@ -123,7 +140,12 @@ function reportsByText() {
   };
 }
 
-/** Part 2: dev save -> page reloaded, `runs` saves in a temporary copy of the project. */
+/**
+ * Part 2: dev save -> page reloaded, `runs` saves in a temporary copy of the project.
+ * @param {import('playwright-core').Browser} browser
+ * @param {boolean} preact
+ * @param {number} runs
+ */
 export async function measureDev(browser, preact, runs) {
   const copy = copySources(ROOT, mkdtempSync(path.join(os.tmpdir(), 'offline-shell-bench-dev-')));
   const source = readFileSync(path.join(copy, DEV_EDIT_FILE), 'utf8');
@@ -131,7 +153,7 @@ export async function measureDev(browser, preact, runs) {
   let server;
   const context = await freshContext(browser);
   const shownReports = reportsByText();
-  await context.exposeBinding('__benchShown', (_source, report) => shownReports.add(report));
+  await context.exposeBinding('__benchShown', (_source, /** @type {ShownReport} */ report) => shownReports.add(report));
   try {
     server = await startDevServer(copy, preact);
     const page = await context.newPage();

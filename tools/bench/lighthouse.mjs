@@ -10,6 +10,16 @@ import { ROOT } from './root.mjs';
 const LIGHTHOUSE_LIMIT_MS = 180_000;
 
 /**
+ * The parts of Lighthouse's JSON report the bench reads.
+ * @typedef {object} LighthouseReport
+ * @property {string} lighthouseVersion
+ * @property {Record<string, { score: number }>} categories
+ * @property {Record<string, { numericValue?: number }>} audits
+ * @property {{ benchmarkIndex?: number }} [environment]
+ * @property {string[]} runWarnings
+ */
+
+/**
  * Runs the Lighthouse 12 CLI on `url` (Debian's Chromium, headless) and resolves to its JSON report.
  * @param {string} url
  * @returns {Promise<LighthouseReport>}
@@ -31,13 +41,16 @@ async function runLighthouse(url) {
     rmSync(dir, { recursive: true, force: true });
   }
 }
-/** Part 6: Lighthouse's four category scores (0-100) and FCP/LCP/TBT/CLS for the site in `out`. */
+/**
+ * Part 6: Lighthouse's four category scores (0-100) and FCP/LCP/TBT/CLS for the site in `out`.
+ * @param {string} out
+ */
 export async function measureLighthouse(out) {
   const site = await listen({ root: out, port: 0 });
   try {
     const report = await runLighthouse(site.url);
     const scores = Object.fromEntries(Object.entries(report.categories).map(([id, category]) => [id, Math.round(category.score * 100)]));
-    const metric = (id) => report.audits[id]?.numericValue;
+    const metric = (/** @type {string} */ id) => report.audits[id]?.numericValue;
     return {
       version: report.lighthouseVersion,
       scores,

@@ -4,8 +4,18 @@ import { BUILDS } from '../test-sites.mjs';
 /** The parts the bench can measure, in the order it measures them. */
 export const PARTS = ['build', 'dev', 'load', 'reconnect', 'lighthouse'];
 
-/** Parses argv strictly: an unknown option is an error, not a silent default. */
+/**
+ * What to measure: runs per part, the parts, the builds.
+ * @typedef {{ runs: number, parts: string[], builds: import('../test-sites.mjs').BuildName[], noLighthouse?: boolean }} BenchOptions
+ */
+
+/**
+ * Parses argv strictly: an unknown option is an error, not a silent default.
+ * @param {string[]} argv
+ * @returns {BenchOptions}
+ */
 export function parseArgs(argv) {
+  /** @type {BenchOptions} */
   const options = { runs: 5, parts: [...PARTS], builds: BUILDS.map((build) => build.name) };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
@@ -20,14 +30,21 @@ export function parseArgs(argv) {
   return options;
 }
 
-/** A whole number ≥ 1, or an error naming the option. */
+/**
+ * A whole number ≥ 1, or an error naming the option.
+ * @param {string | undefined} text
+ * @param {string} option
+ */
 function positiveInteger(text, option) {
   const value = Number(text);
   if (!Number.isInteger(value) || value < 1) throw new Error(`bench: ${option} needs a whole number ≥ 1, got ${text ?? 'nothing'}`);
   return value;
 }
 
-/** The comma-separated part names of --only, each checked. */
+/**
+ * The comma-separated part names of --only, each checked.
+ * @param {string | undefined} text
+ */
 function partList(text) {
   const parts = String(text ?? '').split(',').filter(Boolean);
   const unknown = parts.filter((part) => !PARTS.includes(part));

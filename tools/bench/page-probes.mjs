@@ -5,6 +5,19 @@ import { poll } from './waits.mjs';
 /** What the page says once the first install is done. */
 export const READY_TEXT = 'Ready to work offline';
 
+/**
+ * What a page tells the bench once it has shown the text it expected: when its navigation
+ * started and when it was done (wall-clock ms).
+ * @typedef {{ expected: string | null, startedAt: number, doneAt: number }} ShownReport
+ */
+
+/**
+ * A page's window with the probes' records and the bench's binding.
+ * @typedef {Window & typeof globalThis & { __benchReadyAt?: number, __benchShownAt?: number, __benchShown?: (report: ShownReport) => void, __benchEventSource?: EventSource }} ProbedWindow
+ */
+
+/** @typedef {import('playwright-core').Browser} Browser */
+
 /** How long a first visit may take to be ready to work offline. */
 export const READY_LIMIT_MS = 30_000;
 
@@ -16,6 +29,7 @@ export const READY_LIMIT_MS = 30_000;
  * bench's binding window.__benchShown, where the dev part exposes one.
  */
 function installPageProbes() {
+  const probed = /** @type {ProbedWindow} */ (window);
   let expected = null;
   try {
     expected = sessionStorage.getItem('bench-expect');
@@ -25,16 +39,16 @@ function installPageProbes() {
   let reported = false;
   const reportShown = () => {
     // loadEventEnd is set once the load event's listeners have run: hence the timeout after `load`.
-    const navigation = performance.getEntriesByType('navigation')[0];
-    if (reported || window.__benchShownAt === undefined || !navigation?.loadEventEnd || !window.__benchShown) return;
+    const navigation = /** @type {PerformanceNavigationTiming | undefined} */ (performance.getEntriesByType('navigation')[0]);
+    if (reported || probed.__benchShownAt === undefined || !navigation?.loadEventEnd || !probed.__benchShown) return;
     reported = true;
-    window.__benchShown({ expected, startedAt: performance.timeOrigin, doneAt: performance.timeOrigin + Math.max(window.__benchShownAt, navigation.loadEventEnd) });
+    probed.__benchShown({ expected, startedAt: performance.timeOrigin, doneAt: performance.timeOrigin + Math.max(probed.__benchShownAt, navigation.loadEventEnd) });
   };
   const check = () => {
     const text = document.body?.textContent ?? '';
-    if (window.__benchReadyAt === undefined && navigator.serviceWorker?.controller && text.includes('Ready to work offline')) window.__benchReadyAt = performance.now();
-    if (expected && window.__benchShownAt === undefined && text.includes(expected)) {
-      window.__benchShownAt = performance.now();
+    if (probed.__benchReadyAt === undefined && navigator.serviceWorker?.controller && text.includes('Ready to work offline')) probed.__benchReadyAt = performance.now();
+    if (expected && probed.__benchShownAt === undefined && text.includes(expected)) {
+      probed.__benchShownAt = performance.now();
       reportShown();
     }
   };
@@ -44,25 +58,32 @@ function installPageProbes() {
   // The dev page's EventSource, so the bench can wait until it is connected before saving.
   const NativeEventSource = window.EventSource;
   window.EventSource = class extends NativeEventSource {
-    constructor(...args) {
+    constructor(/** @type {ConstructorParameters<typeof EventSource>} */ ...args) {
       super(...args);
-      window.__benchEventSource = this;
+      probed.__benchEventSource = this;
     }
   };
 }
 
-/** A fresh profile (no worker, no caches) with the page probes installed. */
+/**
+ * A fresh profile (no worker, no caches) with the page probes installed.
+ * @param {Browser} browser
+ */
 export async function freshContext(browser) {
   const context = await browser.newContext({ serviceWorkers: 'allow' });
   await context.addInitScript(installPageProbes);
   return context;
 }
 
-/** A fresh profile with the app open, installed and controlled: resolves to { context, page }. */
+/**
+ * A fresh profile with the app open, installed and controlled: resolves to { context, page }.
+ * @param {Browser} browser
+ * @param {{ url: string }} site
+ */
 export async function installedPage(browser, site) {
   const context = await freshContext(browser);
   const page = await context.newPage();
   await page.goto(site.url, { timeout: READY_LIMIT_MS });
-  await poll(() => page.evaluate(() => window.__benchReadyAt), { limitMs: READY_LIMIT_MS, what: `"${READY_TEXT}" with the page controlled by the worker` });
+  await poll(() => page.evaluate(() => /** @type {ProbedWindow} */ (window).__benchReadyAt), { limitMs: READY_LIMIT_MS, what: `"${READY_TEXT}" with the page controlled by the worker` });
   return { context, page };
 }

@@ -8,7 +8,13 @@ const RELOAD_LIMIT_MS = 10_000;
 /** How long flapping gets to settle before its reloads are counted (debounce 1 s, plus margin). */
 const FLAPPING_SETTLE_MS = 6_000;
 
-/** ms from the `online` event in the old document to the reloaded document's start, measured in the browser. */
+/** @typedef {import('playwright-core').Browser} Browser */
+
+/**
+ * ms from the `online` event in the old document to the reloaded document's start, measured in the browser.
+ * @param {Browser} browser
+ * @param {{ url: string }} site
+ */
 async function timeOnlineReload(browser, site) {
   const { context, page } = await installedPage(browser, site);
   try {
@@ -26,7 +32,11 @@ async function timeOnlineReload(browser, site) {
   }
 }
 
-/** The reloads 8 offline/online toggles 100 ms apart cause, counted once things have settled. */
+/**
+ * The reloads 8 offline/online toggles 100 ms apart cause, counted once things have settled.
+ * @param {Browser} browser
+ * @param {{ url: string }} site
+ */
 async function countFlappingReloads(browser, site) {
   // A fresh profile: the reload guard of an earlier reload would hold this one back.
   const { context, page } = await installedPage(browser, site);
@@ -46,7 +56,12 @@ async function countFlappingReloads(browser, site) {
   }
 }
 
-/** Part 5: `online` -> reload and flapping reloads, `runs` of each, on loopback. */
+/**
+ * Part 5: `online` -> reload and flapping reloads, `runs` of each, on loopback.
+ * @param {Browser} browser
+ * @param {string} out
+ * @param {number} runs
+ */
 export async function measureReconnect(browser, out, runs) {
   const site = await listen({ root: out, port: 0 });
   try {

@@ -7,7 +7,28 @@ import { ROOT } from './root.mjs';
 /** Where the numbers are kept; a run with --only replaces just its own parts. */
 export const RESULTS_FILE = path.join(ROOT, 'test-output', 'bench.json');
 
-/** The targets for the React build; `better` says which way is good. */
+/**
+ * Every part the bench measured for one build (a part not measured is absent).
+ * @typedef {object} BuildResults
+ * @property {Awaited<ReturnType<typeof import('./build.mjs').measureBuild>>} [build]
+ * @property {Awaited<ReturnType<typeof import('./dev.mjs').measureDev>>} [dev]
+ * @property {Awaited<ReturnType<typeof import('./load.mjs').measureLoad>>} [load]
+ * @property {Awaited<ReturnType<typeof import('./reconnect.mjs').measureReconnect>>} [reconnect]
+ * @property {(LighthouseNumbers & { error?: undefined }) | { error: string }} [lighthouse]
+ */
+/** @typedef {Awaited<ReturnType<typeof import('./lighthouse.mjs').measureLighthouse>>} LighthouseNumbers */
+/**
+ * The parts as a row's pick reads them: as if all were measured; a pick that reaches a part not
+ * measured throws, and the table shows no number for it.
+ * @typedef {Required<Omit<BuildResults, 'lighthouse'>> & { lighthouse: LighthouseNumbers & { error?: string } }} MeasuredParts
+ */
+/** @typedef {{ limit: number, better: 'lower' | 'higher', text: string }} Target */
+/** @typedef {[label: string, react: string, preact: string, target: string, verdict: string]} Row */
+
+/**
+ * The targets for the React build; `better` says which way is good.
+ * @type {Record<string, Target>}
+ */
 const TARGETS = {
   buildMs: { limit: 500, better: 'lower', text: '≤ 500 ms' },
   devReloadMs: { limit: 150, better: 'lower', text: '≤ 150 ms' },
@@ -18,37 +39,64 @@ const TARGETS = {
 };
 
 
-/** Number formatting for the table: whole ms with thousands separators, or a dash for nothing. */
+/**
+ * Number formatting for the table: whole ms with thousands separators, or a dash for nothing.
+ * @param {number | undefined} value
+ */
 const formatMs = (value) => (value === undefined ? '—' : `${Math.round(value).toLocaleString('en-US')} ms`);
+/** @param {number[] | undefined} values */
 const runList = (values) => (values?.length ? values.map((value) => Math.round(value)).join(', ') : '');
 
-/** ✓ or ✗ against a target, or nothing when there is no number. */
+/**
+ * ✓ or ✗ against a target, or nothing when there is no number.
+ * @param {Target} target
+ * @param {number | undefined} value
+ */
 function verdict(target, value) {
   if (value === undefined) return '';
   const met = target.better === 'lower' ? value <= target.limit : value >= target.limit;
   return met ? '✓' : '✗';
 }
 
-/** The table's rows: [label, react, preact, target, React meets it]. */
+/**
+ * The table's rows: [label, react, preact, target, React meets it].
+ * @param {Partial<Record<import('../test-sites.mjs').BuildName, BuildResults>>} results
+ * @param {number} runs
+ * @returns {Row[]}
+ */
 export function tableRows(results, runs) {
+  /**
+   * @template T
+   * @param {import('../test-sites.mjs').BuildName} build
+   * @param {(parts: MeasuredParts) => T} pick
+   * @returns {T | undefined}
+   */
   const get = (build, pick) => {
     const parts = results[build];
     if (!parts) return undefined;
     try {
-      return pick(parts);
+      return pick(/** @type {MeasuredParts} */ (parts));
     } catch {
       return undefined;
     }
   };
+  /**
+   * @template T
+   * @param {string} label
+   * @param {(parts: MeasuredParts) => T} pick
+   * @param {(value: NoInfer<T> | undefined) => string} format
+   * @param {Target} [target]
+   * @returns {Row}
+   */
   const row = (label, pick, format, target) => {
     const react = get('react', pick);
     return [label, format(react), format(get('preact', pick)), target?.text ?? '', target ? verdict(target, typeof react === 'number' ? react : undefined) : ''];
   };
-  const ratio = (value) => (value === undefined ? '—' : value.toFixed(2));
-  const list = (values) => (values === undefined ? '—' : `[${runList(values)}]`);
-  const scores = (byCategory) => (byCategory ? ['performance', 'accessibility', 'best-practices', 'seo'].map((id) => byCategory[id]).join(' / ') : '—');
-  const lighthouseRan = (parts) => (parts.lighthouse.error ? undefined : parts.lighthouse);
-  const lowestScore = (parts) => Math.min(...Object.values(parts.lighthouse.scores));
+  const ratio = (/** @type {number | undefined} */ value) => (value === undefined ? '—' : value.toFixed(2));
+  const list = (/** @type {number[] | undefined} */ values) => (values === undefined ? '—' : `[${runList(values)}]`);
+  const scores = (/** @type {Record<string, number> | undefined} */ byCategory) => (byCategory ? ['performance', 'accessibility', 'best-practices', 'seo'].map((id) => byCategory[id]).join(' / ') : '—');
+  const lighthouseRan = (/** @type {MeasuredParts} */ parts) => (parts.lighthouse.error ? undefined : parts.lighthouse);
+  const lowestScore = (/** @type {MeasuredParts} */ parts) => Math.min(...Object.values(parts.lighthouse.scores));
   return [
     row(`production build, median of ${runs}`, (p) => p.build.medianMs, formatMs, TARGETS.buildMs),
     row('  every run', (p) => p.build.runsMs, list),
@@ -75,23 +123,33 @@ export function tableRows(results, runs) {
   ];
 }
 
-/** Prints the rows as aligned columns under a header line, leaving out rows of parts not measured. */
+/**
+ * Prints the rows as aligned columns under a header line, leaving out rows of parts not measured.
+ * @param {Row[]} allRows
+ */
 export function printTable(allRows) {
   const rows = allRows.filter(([, react, preact]) => ![react, preact].every((cell) => cell === '—' || cell === ''));
   const header = ['', 'React', 'Preact', 'target (React)', ''];
   const widths = header.map((_, column) => Math.max(...[header, ...rows].map((row) => String(row[column]).length)));
-  const line = (row) => row.map((cell, column) => (column === 0 ? String(cell).padEnd(widths[column]) : String(cell).padStart(widths[column]))).join('  ').trimEnd();
+  const line = (/** @type {string[]} */ row) => row.map((cell, column) => (column === 0 ? String(cell).padEnd(widths[column]) : String(cell).padStart(widths[column]))).join('  ').trimEnd();
   console.log(line(header));
   for (const row of rows) console.log(line(row));
 }
 
-/** The machine and load the numbers were taken on. */
+/**
+ * The machine and load the numbers were taken on.
+ * @param {string} chromiumVersion
+ */
 export function machine(chromiumVersion) {
   const cpus = os.cpus();
   return { chromium: chromiumVersion, cores: cpus.length, cpu: cpus[0]?.model.trim() ?? 'unknown', node: process.version, loadAverage: os.loadavg().map((load) => Number(load.toFixed(2))) };
 }
 
-/** Writes the results to test-output/bench.json; a partial run (--only) replaces only its own parts. */
+/**
+ * Writes the results to test-output/bench.json; a partial run (--only) replaces only its own parts.
+ * @param {Record<string, unknown>} header
+ * @param {Partial<Record<import('../test-sites.mjs').BuildName, BuildResults>>} results
+ */
 export function writeResults(header, results) {
   const previous = existsSync(RESULTS_FILE) ? JSON.parse(readFileSync(RESULTS_FILE, 'utf8')) : { builds: {} };
   const builds = { ...previous.builds };

@@ -24,7 +24,7 @@ const FRAMEWORK_GLOBAL = '__offlineShellDevFramework';
  * Bundles FRAMEWORK_MODULES (through the build's aliases: the Preact build gets preact/compat)
  * into assets/framework-<hash>.js, which puts them on FRAMEWORK_GLOBAL by their import names. Resolves
  * to its output files ([{ path, contents }] relative to the site root).
- * @param {import('esbuild').BuildOptions & { absWorkingDir: string }} options the dev bundle's options, with the build's aliases
+ * @param {import('esbuild').BuildOptions & { absWorkingDir: string, write: false }} options the dev bundle's options, with the build's aliases
  * @returns {Promise<{ path: string, contents: Buffer }[]>}
  */
 export async function buildFramework(options) {

@@ -30,21 +30,21 @@ const TYPECHECK_NICENESS = 10;
  */
 export async function startDev({ root, preact, out }) {
   const project = await readProject(root);
-  const options = {
+  const options = /** @satisfies {import('esbuild').BuildOptions} */ ({
     absWorkingDir: root,
     bundle: true,
-    format: /** @type {const} */ ('esm'),
+    format: 'esm',
     target: 'es2020',
     define: pageDefines({ dev: true, identity: project.identity }),
     // Fixed names, no hashes: the HTML stays the same from one rebuild to the next.
     entryNames: 'assets/[name]',
     outdir: 'out',
     write: false,
-    logLevel: /** @type {const} */ ('silent'),
-  };
+    logLevel: 'silent',
+  });
   const framework = await buildFramework({ ...options, alias: frameworkAlias(preact) });
   const shims = frameworkShims();
-  const context = await esbuild.context({ ...options, entryPoints: { app: 'src/main.tsx' }, jsx: /** @type {const} */ ('automatic'), alias: shims.alias });
+  const context = await esbuild.context({ ...options, entryPoints: { app: 'src/main.tsx' }, jsx: 'automatic', alias: shims.alias });
   const reloads = liveReload();
   let site = await buildDevSite(root, context, out, framework);
   // Served from memory: the reload right after a rebuild waits for no disk access.
@@ -130,6 +130,8 @@ async function buildDevSite(root, context, out, framework, previous) {
  * @param {number | undefined} pid
  */
 function lowerPriority(pid) {
+  // No pid: the child could not be started, and its 'error' says so.
+  if (pid === undefined) return;
   try {
     os.setPriority(pid, TYPECHECK_NICENESS);
   } catch {

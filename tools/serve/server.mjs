@@ -203,7 +203,8 @@ export function createPreviewServer({ root, files, intercept, pace }) {
    */
   async function send(req, res, status, found, rel) {
     const encoding = preferredEncoding(req.headers['accept-encoding'], found.encoded);
-    const body = encoding ? found.encoded[encoding] : found.body;
+    // preferredEncoding() names only encodings that have a copy.
+    const body = (encoding && found.encoded[encoding]) || found.body;
     const etag = `"${createHash('sha1').update(body.tag).digest('base64url')}"`;
     const headers = {
       ...SECURITY,
@@ -263,7 +264,7 @@ export function createPreviewServer({ root, files, intercept, pace }) {
       res.writeHead(405, { ...SECURITY, Allow: 'GET, HEAD', 'Content-Type': 'text/plain; charset=utf-8' }).end('Method not allowed\n');
       return;
     }
-    const rel = safePath(req.url);
+    const rel = safePath(url);
     if (typeof rel === 'number') {
       res.writeHead(rel, { ...SECURITY, 'Content-Type': 'text/plain; charset=utf-8' }).end('Bad request\n');
       return;
@@ -271,7 +272,7 @@ export function createPreviewServer({ root, files, intercept, pace }) {
     const found = await source.find('.' + rel);
     if (found?.directory) {
       if (!rel.endsWith('/')) {
-        const query = req.url.slice(req.url.split(/[?#]/, 1)[0].length);
+        const query = url.slice(url.split(/[?#]/, 1)[0].length);
         res.writeHead(301, { ...SECURITY, Location: rel + '/' + query, 'Cache-Control': CACHE_CONTROL.revalidate }).end();
         return;
       }
@@ -313,11 +314,12 @@ export function createPreviewServer({ root, files, intercept, pace }) {
 export function listen({ root, files, host = '127.0.0.1', port = 8080, intercept, pace }) {
   const preview = createPreviewServer({ root, files, intercept, pace });
   return new Promise((resolve, reject) => {
-    preview.server.once('error', (err) =>
+    preview.server.once('error', (/** @type {NodeJS.ErrnoException} */ err) =>
       reject(err.code === 'EADDRINUSE' ? Object.assign(new Error(`port ${port} on ${host} is in use (set PORT to another)`), { code: err.code }) : err),
     );
     preview.server.listen(port, host, () => {
-      const { port: actual } = preview.server.address();
+      // Listening on a TCP port: the address is an AddressInfo, never a pipe's name.
+      const { port: actual } = /** @type {import('node:net').AddressInfo} */ (preview.server.address());
       resolve({ ...preview, url: `http://${host}:${actual}/`, close: () =>
           new Promise((r) => {
             preview.server.close(() => r());
