@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // offline-shell's build: a minimal esbuild pipeline that writes the deployable site to dist/.
-// It does not type-check (esbuild strips types); `npm test` and `npm run typecheck` do, and
-// `--check` type-checks before building.
+// This file is its command line; the steps are in tools/build/, one job per file, and the dev loop
+// and preview server in tools/serve/. It does not type-check (esbuild strips types); `npm test`
+// and `npm run typecheck` do, and `--check` type-checks before building.
 // Usage: node build.mjs [--preact] [--kill-switch] [--check] [--out DIR] [--base /PATH/] [--serve] [--watch]
 import path from 'node:path';
 
@@ -61,6 +62,7 @@ function parseArgs(argv) {
   return opts;
 }
 
+/** Builds once (then serves with --serve), or runs the dev loop (--watch). */
 async function main() {
   const opts = parseArgs(process.argv.slice(2));
   if (opts.watch) {
