@@ -64,7 +64,7 @@ function uvuCounts(out, code) {
 }
 
 async function types() {
-  console.log('== type check (tsc --noEmit: app with DOM lib, sw.ts with WebWorker lib, tests)');
+  console.log("== type check (tsc --noEmit: app with DOM lib, sw.ts with WebWorker lib, tests, the tools' JavaScript from its JSDoc)");
   let passed = 0;
   let failed = 0;
   for (const [name, program] of Object.entries(PROGRAMS)) {
