@@ -1,5 +1,5 @@
 // Debian's Chromium as every test and the bench launch it. Plain JS,
-// so tools/bench.mjs and test/browser/wtr.config.mjs import it without bundling.
+// so the bench (tools/bench/) and test/browser/wtr.config.mjs import it without bundling.
 
 /**
  * As root Chromium needs --no-sandbox (Playwright adds it, web-test-runner does not); the rest keep

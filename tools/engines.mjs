@@ -15,8 +15,26 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { runInGroup } from './run.mjs';
 
-/** The engines, as ENGINE names them for the tests. */
+/** @typedef {'chromium' | 'firefox' | 'webkit'} EngineName */
+
+/**
+ * The engines, as ENGINE names them for the tests.
+ * @type {EngineName[]}
+ */
 export const ENGINES = ['chromium', 'firefox', 'webkit'];
+
+/**
+ * Whether a name given on a command line is one of ENGINES.
+ * @param {string} name
+ * @returns {name is EngineName}
+ */
+export const isEngine = (name) => ENGINES.some((engine) => engine === name);
+
+/**
+ * One executable an engine needs: what it is, the variable that overrides its path, its path,
+ * and the command that installs it.
+ * @typedef {{ what: string, env: string | null, path: string, install: string }} EngineExecutable
+ */
 
 /** The virtual link whose state is "the network" inside the WebKit namespace (its peer is wkv1). */
 export const NETNS_LINK = 'wkv0';
@@ -26,7 +44,10 @@ const self = fileURLToPath(import.meta.url);
 const root = path.dirname(path.dirname(self));
 const execFileAsync = promisify(execFile);
 
-/** Finds a command on PATH; returns its full path or null. */
+/**
+ * Finds a command on PATH; returns its full path or null.
+ * @param {string} command
+ */
 function onPath(command) {
   for (const dir of (process.env.PATH ?? '').split(path.delimiter)) {
     const candidate = path.join(dir, command);
@@ -41,8 +62,16 @@ function onPath(command) {
 /**
  * The executables an engine needs: each with its path (an environment variable overrides Debian's
  * default), the variable, and the command that installs it.
+ * @param {EngineName} name
+ * @returns {EngineExecutable[]}
  */
 export function engineExecutables(name) {
+  /**
+   * @param {string} what
+   * @param {string | null} env
+   * @param {string} fallback
+   * @param {string} install
+   */
   const item = (what, env, fallback, install) => ({ what, env, path: (env && process.env[env]) || fallback, install });
   if (name === 'chromium') return [item('Chromium', 'CHROME_PATH', '/usr/bin/chromium', 'apt-get install -y chromium')];
   if (name === 'firefox') return [item('Firefox ESR', 'FIREFOX_PATH', '/usr/bin/firefox-esr', 'apt-get install -y firefox-esr')];
@@ -57,7 +86,11 @@ export function engineExecutables(name) {
   throw new Error(`unknown engine ${name} (expected ${ENGINES.join(', ')})`);
 }
 
-/** The one line saying what to install (or set) for `name`, or null when everything is there. */
+/**
+ * The one line saying what to install (or set) for `name`, or null when everything is there.
+ * @param {EngineName} name
+ * @returns {string | null}
+ */
 export function missingEngine(name) {
   for (const exe of engineExecutables(name)) {
     if (existsSync(exe.path)) continue;
@@ -72,13 +105,18 @@ export function missingEngine(name) {
  * Turns the namespace's network off (link down: GLib sees no default route) or on (link up, and the
  * default route again, which the kernel dropped with the link). Loopback stays up either way.
  * Only meaningful inside the namespace that runEngineTest() made for WebKit.
+ * @param {boolean} online
+ * @returns {Promise<void>}
  */
 export async function setNamespaceNetwork(online) {
   await execFileAsync('ip', ['link', 'set', NETNS_LINK, online ? 'up' : 'down']);
   if (online) await execFileAsync('ip', ['route', 'replace', 'default', 'dev', NETNS_LINK]);
 }
 
-/** True when this process runs in the namespace runEngineTest() made (its veth link exists). */
+/**
+ * True when this process runs in the namespace runEngineTest() made (its veth link exists).
+ * @returns {Promise<boolean>}
+ */
 export async function inEngineNamespace() {
   return execFileAsync('ip', ['link', 'show', NETNS_LINK]).then(
     () => true,
@@ -86,7 +124,12 @@ export async function inEngineNamespace() {
   );
 }
 
-/** Runs a command in its own process group, from the project's root. */
+/**
+ * Runs a command in its own process group, from the project's root.
+ * @param {string} cmd
+ * @param {string[]} argv
+ * @param {Parameters<typeof runInGroup>[2]} [options]
+ */
 const run = (cmd, argv, options = {}) => runInGroup(cmd, argv, { cwd: root, ...options });
 
 /**
@@ -97,7 +140,7 @@ const run = (cmd, argv, options = {}) => runInGroup(cmd, argv, { cwd: root, ...o
  * veth link as its network and an Xvfb of its own; Chromium and Firefox run plainly.
  * A missing browser is one line of output and code 1, never a skip.
  *
- * @param {{ engine: string, file: string, build?: string, env?: Record<string, string>, capture?: boolean, timeout?: number }} options
+ * @param {{ engine: EngineName, file: string, build?: 'react' | 'preact', env?: Record<string, string>, capture?: boolean, timeout?: number }} options
  * @returns {Promise<{ code: number, out: string }>}
  */
 export async function runEngineTest({ engine, file, build, env = {}, capture = false, timeout }) {
@@ -114,7 +157,7 @@ export async function runEngineTest({ engine, file, build, env = {}, capture = f
 
 /** Inside the fresh namespace: loopback up, a veth pair as "the network" with the default route on it. */
 async function setUpNamespaceNetwork() {
-  const ip = (...args) => execFileAsync('ip', args);
+  const ip = (/** @type {string[]} */ ...args) => execFileAsync('ip', args);
   await ip('link', 'set', 'lo', 'up');
   await ip('link', 'add', NETNS_LINK, 'type', 'veth', 'peer', 'name', 'wkv1');
   await ip('link', 'set', 'wkv1', 'up');
@@ -129,26 +172,33 @@ async function setUpNamespaceNetwork() {
  * the next session's MiniBrowser met that window under load: GTK's "cannot open display: :0",
  * about one WebKit run in three. Measured with xdpyinfo connecting 300 times in a row, 3 busy
  * loops beside it: 9 and 11 refusals without -noreset, 0 with it.
+ * @returns {Promise<{ child: import('node:child_process').ChildProcess, display: string }>}
  */
 function startXvfb() {
-  const xvfb = engineExecutables('webkit').find((e) => e.what === 'Xvfb').path;
+  const xvfb = /** @type {EngineExecutable} */ (engineExecutables('webkit').find((e) => e.what === 'Xvfb')).path;
   const child = spawn(xvfb, ['-displayfd', '3', '-screen', '0', '1280x1024x24', '-nolisten', 'tcp', '-noreset'], { stdio: ['ignore', 'ignore', 'pipe', 'pipe'] });
   let errors = '';
-  child.stderr.on('data', (d) => (errors += d));
+  // Both piped above: stderr and fd 3 are streams the child writes.
+  const stderr = /** @type {import('node:stream').Readable} */ (child.stdio[2]);
+  const displayfd = /** @type {import('node:stream').Readable} */ (child.stdio[3]);
+  stderr.on('data', (d) => (errors += d));
   return new Promise((resolve, reject) => {
-    child.stdio[3].once('data', (d) => resolve({ child, display: ':' + String(d).trim() }));
+    displayfd.once('data', (d) => resolve({ child, display: ':' + String(d).trim() }));
     child.once('exit', (code) => reject(new Error(`Xvfb exited (${code}) before it had a display:\n${errors}`)));
   });
 }
 
-/** `--in-namespace node args...`: network and Xvfb up, then the command with DISPLAY; exits with its code. */
+/**
+ * `--in-namespace node args...`: network and Xvfb up, then the command with DISPLAY; exits with its code.
+ * @param {string[]} command
+ */
 async function insideNamespace(command) {
   await setUpNamespaceNetwork();
   const xvfb = await startXvfb();
   let code = 1;
   try {
     const child = spawn(command[0], command.slice(1), { stdio: 'inherit', env: { ...process.env, DISPLAY: xvfb.display } });
-    code = await new Promise((resolve, reject) => {
+    code = await new Promise((/** @type {(code: number) => void} */ resolve, reject) => {
       child.on('error', reject);
       child.on('exit', (c, signal) => resolve(c ?? (signal ? 1 : 0)));
     });
@@ -158,48 +208,36 @@ async function insideNamespace(command) {
   process.exit(code);
 }
 
-/** Bundles test files of test/e2e for Node (packages stay external), as tools/test.mjs does. */
-async function bundle(grep) {
-  const esbuild = await import('esbuild');
-  const { listFiles } = await import('./site.mjs');
-  const { screensPlugin } = await import('./screens.mjs');
-  const src = path.join(root, 'test/e2e');
-  const outdir = path.join(root, process.env.TEST_CACHE || '.cache', 'engines');
-  const entries = (await listFiles(src)).filter((f) => /\.test\.tsx?$/.test(f) && f.includes(grep)).map((f) => path.join(src, f));
-  if (!entries.length) throw new Error(`no test file in test/e2e matches "${grep}"`);
-  await esbuild.build({
-    entryPoints: entries,
-    outdir,
-    outbase: src,
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    packages: 'external',
-    sourcemap: 'inline',
-    outExtension: { '.js': '.mjs' },
-    define: { __DEV__: 'false', 'process.env.NODE_ENV': '"production"' },
-    logLevel: 'error',
-    plugins: [screensPlugin(root)],
-  });
-  return entries.map((e) => path.join(outdir, path.relative(src, e).replace(/\.tsx?$/, '.mjs')));
-}
+/**
+ * Whether a CLI's build argument is one of react, preact, both.
+ * @param {string} name
+ * @returns {name is 'react' | 'preact' | 'both'}
+ */
+const isBuildChoice = (name) => name === 'react' || name === 'preact' || name === 'both';
 
-/** The CLI: bundle, then each engine × file, sequentially unless --parallel; prints wall times. */
+/**
+ * The CLI: bundle, then each engine × file, sequentially unless --parallel; prints wall times.
+ * @param {string[]} argv
+ */
 async function main(argv) {
   const parallel = argv.includes('--parallel');
   const grepAt = argv.indexOf('--grep');
   const grep = grepAt >= 0 ? argv.splice(grepAt, 2)[1] : 'engines.test';
   const [engineList = '', buildName = 'both'] = argv.filter((a) => !a.startsWith('--'));
-  const engines = engineList.split(',').filter(Boolean);
-  if (!engines.length || engines.some((e) => !ENGINES.includes(e)) || !['react', 'preact', 'both'].includes(buildName)) {
+  const named = engineList.split(',').filter(Boolean);
+  const engines = named.filter(isEngine);
+  if (!engines.length || engines.length !== named.length || !isBuildChoice(buildName)) {
     console.log('usage: node tools/engines.mjs <chromium|firefox|webkit>[,...] [react|preact|both] [--parallel] [--grep TEXT]');
     process.exit(2);
   }
-  const files = await bundle(grep);
+  // Imported here: the test helpers import this module, and they need no bundler.
+  const { bundleTests } = await import('./test-bundle.mjs');
+  const files = await bundleTests({ root, dir: 'e2e', outdir: path.join(root, process.env.TEST_CACHE || '.cache', 'engines'), grep });
+  if (!files.length) throw new Error(`no test file in test/e2e matches "${grep}"`);
   // "both": one process runs both builds, so they share one browser.
   const build = buildName === 'both' ? undefined : buildName;
   const jobs = engines.flatMap((engine) => files.map((file) => ({ engine, file })));
+  /** @param {{ engine: EngineName, file: string }} job */
   const runJob = async ({ engine, file }) => {
     const start = Date.now();
     const { code, out } = await runEngineTest({ engine, build, file, capture: parallel });

@@ -1,5 +1,5 @@
 // The one table of the HTTP headers a host must send with dist/, and every place that says it:
-// the preview server (tools/serve.mjs) asks headersFor(); the build writes `_headers` for Netlify
+// the preview server (tools/serve/server.mjs) asks headersFor(); the build writes `_headers` for Netlify
 // and Cloudflare Pages with headersFile(); deploy/nginx.conf is nginxServerBlock() (regenerate it
 // with `node tools/headers.mjs --nginx > deploy/nginx.conf`; a unit test fails when it drifts).
 // Usage: node tools/headers.mjs --nginx
@@ -37,7 +37,10 @@ export const SECURITY_HEADERS = {
 /** The media type of the web app manifest (W3C Web App Manifest, "Media type registration"). */
 export const MANIFEST_TYPE = 'application/manifest+json';
 
-/** Content-Type per file extension, as the preview server sends them. */
+/**
+ * Content-Type per file extension, as the preview server sends them.
+ * @type {Record<string, string>}
+ */
 export const CONTENT_TYPES = {
   '.html': 'text/html; charset=utf-8',
   '.js': 'text/javascript; charset=utf-8',
@@ -52,12 +55,17 @@ export const CONTENT_TYPES = {
   '.woff2': 'font/woff2',
 };
 
-/** Cache-Control for a URL path (`/assets/app-X.js`, `/status/`, `/sw.js`). */
+/**
+ * Cache-Control for a URL path (`/assets/app-X.js`, `/status/`, `/sw.js`).
+ * @param {string} urlPath
+ */
 export const cacheControlOf = (urlPath) => (HASHED_ASSET.test(urlPath) ? CACHE_CONTROL.immutable : CACHE_CONTROL.revalidate);
 
 /**
  * The headers this project promises for a URL path answered with a file: Cache-Control, the
  * security headers and, for the web app manifest, its media type. What the README's table says.
+ * @param {string} urlPath
+ * @returns {Record<string, string>}
  */
 export function headersFor(urlPath) {
   return {
@@ -70,6 +78,7 @@ export function headersFor(urlPath) {
 /**
  * The URL paths a file of dist/ is reachable at: itself, and for `dir/index.html` also `dir/`
  * (the URL the worker precaches and the links use).
+ * @param {string} filePath
  */
 export function urlPathsOf(filePath) {
   const paths = ['/' + filePath];
@@ -83,8 +92,14 @@ export function urlPathsOf(filePath) {
  * "a hashed name". Both hosts apply every rule that matches, and a header set by two matching
  * rules is joined (Cloudflare: "a, b") or overridden (Netlify), so no header here is set by two
  * rules that match one path: `/*` carries no Cache-Control.
+ * @param {Iterable<string>} filePaths
+ * @param {string} [base]
  */
 export function headersFile(filePaths, base = '/') {
+  /**
+   * @param {string} pattern
+   * @param {Record<string, string>} headers
+   */
   const rule = (pattern, headers) => [pattern, ...Object.entries(headers).map(([name, value]) => `  ${name}: ${value}`)].join('\n');
   const rules = [rule('/*', SECURITY_HEADERS)];
   for (const file of [...filePaths].sort()) {
@@ -106,6 +121,8 @@ const NGINX_INDENT = '    ';
 /**
  * nginx `add_header` lines. `always` adds them to error answers too (the 404 page), except a
  * year of caching: an error must never be kept that long.
+ * @param {Record<string, string>} headers
+ * @param {string} indent
  */
 const addHeaders = (headers, indent) =>
   Object.entries(headers).map(([name, value]) => {
@@ -120,6 +137,11 @@ const addHeaders = (headers, indent) =>
 export function nginxServerBlock() {
   const i1 = NGINX_INDENT;
   const i2 = NGINX_INDENT.repeat(2);
+  /**
+   * @param {string} match
+   * @param {Record<string, string>} headers
+   * @param {string[]} [extra]
+   */
   const location = (match, headers, extra = []) => [`${i1}location ${match} {`, ...extra.map((line) => i2 + line), ...addHeaders(headers, i2), `${i1}}`];
   return [
     '# offline-shell on nginx: a server block to include inside `http { }` (after mime.types, as',

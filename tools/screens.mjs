@@ -6,17 +6,20 @@
 // A screen's own sub-components live in a sub-folder (src/ui/screens/notes/), which is no route.
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { BuildError } from './build-error.mjs';
+
+/**
+ * One screen: a top-level .tsx file of src/ui/screens/.
+ * @typedef {object} Screen
+ * @property {string} name the file's name without `.tsx` (`index`, `status`)
+ * @property {string} path its route: `/` for index.tsx, else `/<name>/`
+ * @property {string} title its `title` export: the <h1>, the nav link, the page title
+ * @property {number} navOrder its `navOrder` export: the nav lists screens by it, lowest first
+ * @property {string} file its path from the project's root (`src/ui/screens/status.tsx`)
+ */
 
 /** The folder of the screens, relative to the project's root. */
 export const SCREENS_DIR = 'src/ui/screens';
-
-/**
- * A problem the user must fix, named BuildError so that build.mjs and the dev loop print only its
- * message. Not site.mjs's class: the tests import this module, and site.mjs loads esbuild.
- */
-class ScreenError extends Error {
-  name = 'BuildError';
-}
 
 /** A screen's file name without `.tsx`: lowercase words joined by "-", as it appears in the URL. */
 const SCREEN_NAME = /^[a-z0-9]+(-[a-z0-9]+)*$/;
@@ -34,7 +37,11 @@ const NAV_ORDER = /^export const navOrder(?:: number)? = (\d+);?$/m;
 // The component: `export default function …`, `export default …`, or `export { X as default }`.
 const DEFAULT_EXPORT = /^export default |^export \{[^}]*\bas default\b[^}]*\}/m;
 
-/** The value of a JS string literal in single or double quotes, or undefined if it is not a plain one. */
+/**
+ * The value of a JS string literal in single or double quotes, or undefined if it is not a plain one.
+ * @param {string} literal
+ * @returns {string | undefined}
+ */
 function stringValue(literal) {
   // JSON's string syntax, once `\'` is unescaped and a bare `"` (possible between single quotes) escaped.
   const json = literal.slice(1, -1).replace(/\\(.)|"/g, (match, escaped) => (escaped === undefined ? '\\"' : escaped === "'" ? "'" : match));
@@ -45,22 +52,31 @@ function stringValue(literal) {
   }
 }
 
-/** One screen file's route, read from its source; throws a one-line ScreenError naming the file. */
+/**
+ * One screen file's route, read from its source; throws a one-line BuildError naming the file.
+ * @param {string} root
+ * @param {string} fileName
+ * @returns {Screen}
+ */
 function readScreen(root, fileName) {
   const file = `${SCREENS_DIR}/${fileName}`;
   const name = fileName.slice(0, -'.tsx'.length);
   const source = readFileSync(path.join(root, file), 'utf8');
   const titleLiteral = TITLE.exec(source)?.[1];
-  if (!titleLiteral) throw new ScreenError(`${file} has no title: add \`export const title = 'Its title';\` (a plain string; it is the <h1>, the nav link and the page title)`);
+  if (!titleLiteral) throw new BuildError(`${file} has no title: add \`export const title = 'Its title';\` (a plain string; it is the <h1>, the nav link and the page title)`);
   const title = stringValue(titleLiteral)?.trim();
-  if (!title) throw new ScreenError(`${file}: its title must be a non-empty plain string literal`);
+  if (!title) throw new BuildError(`${file}: its title must be a non-empty plain string literal`);
   const navOrder = NAV_ORDER.exec(source)?.[1];
-  if (navOrder === undefined) throw new ScreenError(`${file} has no place in the navigation: add \`export const navOrder = 1;\` (a whole number, lowest first)`);
-  if (!DEFAULT_EXPORT.test(source)) throw new ScreenError(`${file} has no component: export it as the default (\`export default function …\`)`);
+  if (navOrder === undefined) throw new BuildError(`${file} has no place in the navigation: add \`export const navOrder = 1;\` (a whole number, lowest first)`);
+  if (!DEFAULT_EXPORT.test(source)) throw new BuildError(`${file} has no component: export it as the default (\`export default function …\`)`);
   return { name, path: name === 'index' ? '/' : `/${name}/`, title, navOrder: Number(navOrder), file };
 }
 
-/** The top-level entries of static/, which are copied to dist/ beside the screens' folders. */
+/**
+ * The top-level entries of static/, which are copied to dist/ beside the screens' folders.
+ * @param {string} root
+ * @returns {string[]}
+ */
 function staticEntries(root) {
   try {
     return readdirSync(path.join(root, 'static'));
@@ -73,6 +89,8 @@ function staticEntries(root) {
  * The screens of the project at `root`, in navigation order: [{ name, path, title, navOrder, file }].
  * Throws a one-line error (named BuildError) for a file that is not a screen: a bad or reserved
  * name, no title, no navOrder, no default export, or a title or navOrder another screen has.
+ * @param {string} root
+ * @returns {Screen[]}
  */
 export function listScreens(root) {
   const dir = path.join(root, SCREENS_DIR);
@@ -80,26 +98,28 @@ export function listScreens(root) {
   try {
     entries = readdirSync(dir, { withFileTypes: true });
   } catch {
-    throw new ScreenError(`missing ${SCREENS_DIR}/ (one .tsx file per screen, index.tsx for /)`);
+    throw new BuildError(`missing ${SCREENS_DIR}/ (one .tsx file per screen, index.tsx for /)`);
   }
   const reserved = new Set([...RESERVED, ...staticEntries(root)]);
+  /** @type {Screen[]} */
   const screens = [];
   for (const entry of entries.sort((a, b) => (a.name < b.name ? -1 : 1))) {
     // Sub-folders hold a screen's own parts; they are no route.
     if (entry.isDirectory()) continue;
     const file = `${SCREENS_DIR}/${entry.name}`;
-    if (!entry.name.endsWith('.tsx')) throw new ScreenError(`${file} is not a screen: only .tsx files go in ${SCREENS_DIR}/ (a screen's own parts go in a sub-folder)`);
+    if (!entry.name.endsWith('.tsx')) throw new BuildError(`${file} is not a screen: only .tsx files go in ${SCREENS_DIR}/ (a screen's own parts go in a sub-folder)`);
     const name = entry.name.slice(0, -'.tsx'.length);
-    if (!SCREEN_NAME.test(name)) throw new ScreenError(`${file}: a screen's file name is its URL, so it must be lowercase letters and digits joined by "-" (for example field-notes.tsx)`);
-    if (reserved.has(name)) throw new ScreenError(`${file}: "${name}" is taken (${name === '404' ? 'the not-found page' : `dist/${name}/ holds other files`}); choose another name`);
+    if (!SCREEN_NAME.test(name)) throw new BuildError(`${file}: a screen's file name is its URL, so it must be lowercase letters and digits joined by "-" (for example field-notes.tsx)`);
+    if (reserved.has(name)) throw new BuildError(`${file}: "${name}" is taken (${name === '404' ? 'the not-found page' : `dist/${name}/ holds other files`}); choose another name`);
     screens.push(readScreen(root, entry.name));
   }
-  if (!screens.some((screen) => screen.path === '/')) throw new ScreenError(`${SCREENS_DIR}/index.tsx is missing: it is the screen at /`);
-  for (const key of ['title', 'navOrder']) {
+  if (!screens.some((screen) => screen.path === '/')) throw new BuildError(`${SCREENS_DIR}/index.tsx is missing: it is the screen at /`);
+  for (const key of /** @type {const} */ (['title', 'navOrder'])) {
+    /** @type {Map<string | number, Screen>} */
     const seen = new Map();
     for (const screen of screens) {
       const other = seen.get(screen[key]);
-      if (other) throw new ScreenError(`${screen.file}: ${key} ${JSON.stringify(screen[key])} is also ${other.file}'s; each screen needs its own`);
+      if (other) throw new BuildError(`${screen.file}: ${key} ${JSON.stringify(screen[key])} is also ${other.file}'s; each screen needs its own`);
       seen.set(screen[key], screen);
     }
   }
@@ -109,10 +129,16 @@ export function listScreens(root) {
 /** The namespace of the virtual modules in esbuild. */
 const NAMESPACE = 'app-screens';
 
-/** The source of `app:routes`: the route table as data, [{ path, title }] in navigation order. */
+/**
+ * The source of `app:routes`: the route table as data, [{ path, title }] in navigation order.
+ * @param {Screen[]} screens
+ */
 const routesModule = (screens) => `export default ${JSON.stringify(screens.map(({ path: routePath, title }) => ({ path: routePath, title })))};\n`;
 
-/** The source of `app:screens`: route path -> the screen's component. */
+/**
+ * The source of `app:screens`: route path -> the screen's component.
+ * @param {Screen[]} screens
+ */
 function screensModule(screens) {
   const imports = screens.map((screen, index) => `import screen${index} from ${JSON.stringify('./' + screen.file)};`);
   const entries = screens.map((screen, index) => `${JSON.stringify(screen.path)}: screen${index}`);
@@ -123,6 +149,8 @@ function screensModule(screens) {
  * The esbuild plugin that serves the screens as two virtual modules: `app:routes` (the route
  * table, data only, for the router and the navigation) and `app:screens` (route path ->
  * component). Both are made again from the folder on every build and rebuild.
+ * @param {string} root
+ * @returns {import('esbuild').Plugin}
  */
 export function screensPlugin(root) {
   return {
@@ -134,7 +162,7 @@ export function screensPlugin(root) {
         try {
           screens = listScreens(root);
         } catch (error) {
-          return { errors: [{ text: error.message }], watchDirs: [path.join(root, SCREENS_DIR)] };
+          return { errors: [{ text: /** @type {Error} */ (error).message }], watchDirs: [path.join(root, SCREENS_DIR)] };
         }
         const contents = args.path === 'app:routes' ? routesModule(screens) : screensModule(screens);
         // watchDirs: a screen added or removed changes the module (esbuild's own watch mode).

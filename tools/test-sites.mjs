@@ -3,18 +3,28 @@
 // it (`v2`), its kill switch (`kill`), the same app under another package name (`renamed`) and
 // this checkout built for the sub-path /my-app/ (`base`).
 // Also the one list of what a copy of the project needs to build, for tests that break a copy.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, promises as fs, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { runInGroup } from './run.mjs';
 
-/** The two builds every browser-facing test runs against. */
+/** @typedef {'react' | 'preact'} BuildName */
+/** @typedef {'v1' | 'v2' | 'kill' | 'renamed' | 'base'} Variant */
+
+/**
+ * The two builds every browser-facing test runs against.
+ * @type {readonly { name: BuildName, preact: boolean }[]}
+ */
 export const BUILDS = [
   { name: 'react', preact: false },
   { name: 'preact', preact: true },
 ];
 
-/** The versions of each build: this checkout, a new version of it, its kill switch, another name. */
+/**
+ * The versions of each build: this checkout, a new version of it, its kill switch, another name.
+ * @type {readonly Variant[]}
+ */
 export const VARIANTS = ['v1', 'v2', 'kill', 'renamed', 'base'];
 
 /** The sub-path the `base` variant is built for. */
@@ -23,7 +33,10 @@ export const TEST_BASE = '/my-app/';
 /** Top-level entries a build never reads: outputs, tests, docs, git's own. */
 const NOT_SOURCES = new Set(['node_modules', 'dist', 'test', '.git', '.cache', 'README.md']);
 
-/** The top-level entries of the project a build needs: every one git tracks, but NOT_SOURCES. */
+/**
+ * The top-level entries of the project a build needs: every one git tracks, but NOT_SOURCES.
+ * @param {string} root
+ */
 export function sources(root) {
   const tracked = spawnSync('git', ['ls-files', '-z'], { cwd: root, encoding: 'utf8' });
   if (tracked.status !== 0) throw new Error(`git ls-files failed in ${root} (the tests copy the tracked sources): ${tracked.stderr}`);
@@ -32,7 +45,11 @@ export function sources(root) {
   return [...top].filter((entry) => !NOT_SOURCES.has(entry) && existsSync(path.join(root, entry))).sort();
 }
 
-/** Copies the project's sources into `dest` (created), with node_modules linked, so `node build.mjs` runs there. */
+/**
+ * Copies the project's sources into `dest` (created), with node_modules linked, so `node build.mjs` runs there.
+ * @param {string} root
+ * @param {string} dest
+ */
 export function copySources(root, dest) {
   mkdirSync(dest, { recursive: true });
   for (const entry of sources(root)) cpSync(path.join(root, entry), path.join(dest, entry), { recursive: true });
@@ -40,7 +57,12 @@ export function copySources(root, dest) {
   return dest;
 }
 
-/** Rewrites one text file of a copy in place. */
+/**
+ * Rewrites one text file of a copy in place.
+ * @param {string} dir
+ * @param {string} file
+ * @param {(text: string) => string} change
+ */
 function edit(dir, file, change) {
   const full = path.join(dir, file);
   writeFileSync(full, change(readFileSync(full, 'utf8')));
@@ -49,29 +71,36 @@ function edit(dir, file, change) {
 /**
  * A new version of the app: its page title gets ` v2` and its script marks
  * `<html data-variant="v2">`, so the HTML, the hashed JS and the version id all change.
+ * @param {string} dir
  */
 function makeV2(dir) {
   edit(dir, 'static/index.html', (html) => html.replace('%TITLE%', '%TITLE% v2'));
   edit(dir, 'src/main.tsx', (code) => code + "\ndocument.documentElement.dataset.variant = 'v2';\n");
 }
 
-/** The same app deployed under another package name, for tests of what the name controls. */
+/**
+ * The same app deployed under another package name, for tests of what the name controls.
+ * @param {string} dir
+ */
 function makeRenamed(dir) {
   edit(dir, 'package.json', (json) => JSON.stringify({ ...JSON.parse(json), name: 'field-notes', displayName: 'Field Notes' }, null, 2) + '\n');
 }
 
-/** Runs `node build.mjs` in `cwd`; rejects with its output when it fails. */
-function build(cwd, args) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['build.mjs', ...args], { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
-    let output = '';
-    child.stdout.on('data', (d) => (output += d));
-    child.stderr.on('data', (d) => (output += d));
-    child.on('close', (code) => (code === 0 ? resolve() : reject(new Error(`node build.mjs ${args.join(' ')} failed in ${cwd}:\n${output}`))));
-  });
+/**
+ * Runs `node build.mjs` in `cwd`; rejects with its output when it fails.
+ * @param {string} cwd
+ * @param {string[]} args
+ */
+async function build(cwd, args) {
+  const { code, out } = await runInGroup(process.execPath, ['build.mjs', ...args], { cwd, capture: true });
+  if (code !== 0) throw new Error(`node build.mjs ${args.join(' ')} failed in ${cwd}:\n${out}`);
 }
 
-/** Runs the jobs, at most `parallel` at a time (builds are CPU-bound; these machines have 2 cores). */
+/**
+ * Runs the jobs, at most `parallel` at a time (builds are CPU-bound; these machines have 2 cores).
+ * @param {(() => Promise<void>)[]} jobs
+ * @param {number} parallel
+ */
 async function runAll(jobs, parallel) {
   const queue = [...jobs];
   const worker = async () => {
@@ -83,11 +112,16 @@ async function runAll(jobs, parallel) {
 /**
  * Builds every variant of every build into `out`/<build>/<variant>/ and writes `out`/sites.json,
  * `{ react: { v1, v2, kill, renamed, base }, preact: {...} }` (absolute folders); returns that file's path.
+ * @param {string} root
+ * @param {string} out
+ * @param {{ parallel?: number }} [options]
+ * @returns {Promise<string>}
  */
 export async function buildTestSites(root, out, { parallel = Math.min(2, os.availableParallelism()) } = {}) {
   await fs.rm(out, { recursive: true, force: true });
   const copies = mkdtempSync(path.join(os.tmpdir(), 'test-sites-'));
   try {
+    /** @type {Record<Variant, string>} */
     const checkouts = {
       v1: root,
       kill: root,
@@ -97,7 +131,9 @@ export async function buildTestSites(root, out, { parallel = Math.min(2, os.avai
     };
     makeV2(checkouts.v2);
     makeRenamed(checkouts.renamed);
+    /** @type {Partial<Record<BuildName, Partial<Record<Variant, string>>>>} */
     const sites = {};
+    /** @type {{ v1: (() => Promise<void>)[], deploys: (() => Promise<void>)[] }} */
     const jobs = { v1: [], deploys: [] };
     for (const { name, preact } of BUILDS) {
       sites[name] = {};

@@ -7,12 +7,10 @@
 import { existsSync, promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import * as esbuild from 'esbuild';
 import { chromePath } from './chromium.mjs';
-import { ENGINES, runEngineTest } from './engines.mjs';
+import { ENGINES, isEngine, runEngineTest } from './engines.mjs';
 import { runInGroup } from './run.mjs';
-import { screensPlugin } from './screens.mjs';
-import { appIdentity, listFiles } from './site.mjs';
+import { bundleTests } from './test-bundle.mjs';
 import { buildTestSites } from './test-sites.mjs';
 import { PROGRAMS, typecheckProgram } from './typecheck.mjs';
 
@@ -28,6 +26,12 @@ const wanted = args.length ? args : ['types', 'unit', 'browser', 'e2e'];
 const chrome = chromePath();
 const totals = { passed: 0, failed: 0 };
 
+/**
+ * Adds a suite's counts to the totals and prints them.
+ * @param {string} suite
+ * @param {number} passed
+ * @param {number} failed
+ */
 const record = (suite, passed, failed) => {
   totals.passed += passed;
   totals.failed += failed;
@@ -38,40 +42,19 @@ const record = (suite, passed, failed) => {
 // process.exit, whose exit handlers take each group down with it.
 for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(sig, () => process.exit(130));
 
-/** Runs a command from the project's root in its own process group; resolves to { code, out }. */
+/**
+ * Runs a command from the project's root in its own process group; resolves to { code, out }.
+ * @param {string} cmd
+ * @param {string[]} argv
+ * @param {Parameters<typeof runInGroup>[2]} [options]
+ */
 const run = (cmd, argv, options = {}) => runInGroup(cmd, argv, { cwd: root, ...options });
 
-// The app's name constants, as the build injects them (src/app-name.ts).
-const pkg = JSON.parse(await fs.readFile(path.join(root, 'package.json'), 'utf8'));
-const appDefines = Object.fromEntries(Object.entries(appIdentity(pkg)).map(([name, value]) => [name, JSON.stringify(value)]));
-
-/** Bundles every *.test.ts(x) under dir for Node (packages stay external); returns output files. */
-async function bundleTests(dir, outdir, { platform = 'node', alias = {} } = {}) {
-  const src = path.join(root, 'test', dir);
-  const entries = (await listFiles(src)).filter((f) => /\.test\.tsx?$/.test(f) && f.includes(grep)).map((f) => path.join(src, f));
-  await fs.rm(outdir, { recursive: true, force: true });
-  if (!entries.length) return [];
-  await esbuild.build({
-    entryPoints: entries,
-    outdir,
-    outbase: src,
-    bundle: true,
-    platform,
-    format: 'esm',
-    target: platform === 'node' ? 'node20' : 'es2020',
-    packages: platform === 'node' ? 'external' : undefined,
-    alias,
-    jsx: 'automatic',
-    sourcemap: 'inline',
-    outExtension: { '.js': '.mjs' },
-    define: { __DEV__: 'false', 'process.env.NODE_ENV': '"production"', ...appDefines },
-    logLevel: 'error',
-    plugins: [screensPlugin(root)],
-  });
-  return entries.map((e) => path.join(outdir, path.relative(src, e).replace(/\.tsx?$/, '.mjs')));
-}
-
-/** Reads uvu's own summary lines (Total / Passed) from its output. */
+/**
+ * Reads uvu's own summary lines (Total / Passed) from its output.
+ * @param {string} out
+ * @param {number} code
+ */
 function uvuCounts(out, code) {
   const plain = out.replace(/\x1b\[[0-9;]*m/g, '');
   const total = Number(/Total:\s+(\d+)/.exec(plain)?.[1] ?? NaN);
@@ -81,7 +64,7 @@ function uvuCounts(out, code) {
 }
 
 async function types() {
-  console.log('== type check (tsc --noEmit: app with DOM lib, sw.ts with WebWorker lib, tests)');
+  console.log("== type check (tsc --noEmit: app with DOM lib, sw.ts with WebWorker lib, tests, the tools' JavaScript from its JSDoc)");
   let passed = 0;
   let failed = 0;
   for (const [name, program] of Object.entries(PROGRAMS)) {
@@ -95,23 +78,29 @@ async function types() {
 
 async function unit() {
   console.log('== unit tests (uvu + happy-dom, test/unit/)');
-  const files = await bundleTests('unit', path.join(cache, 'unit'));
+  const files = await bundleTests({ root, dir: 'unit', outdir: path.join(cache, 'unit'), grep });
   if (!files.length) return record('unit', 0, 0);
   const { code, out } = await run(process.execPath, ['--enable-source-maps', 'tools/uvu-run.mjs', ...files], { env: { FORCE_COLOR: '0' } });
   const c = uvuCounts(out, code);
   record('unit', c.passed, c.failed);
 }
 
+/** The test sites' build, started by the first suite that needs them. @type {Promise<string> | undefined} */
+let built;
+
 /**
  * Builds every site the e2e tests run against, once per run (tools/test-sites.mjs); resolves to the
  * JSON file that lists their folders, passed to the tests as TEST_SITES.
  */
-let built;
 function buildSites() {
   built ??= buildTestSites(root, path.join(cache, 'sites'));
   return built;
 }
 
+/**
+ * Whether Chromium is missing; if so, says how to install it and records the suite as failed.
+ * @param {string} suite
+ */
 function chromeMissing(suite) {
   if (existsSync(chrome)) return false;
   console.log(`${suite}: Chromium not found at ${chrome}; install it with \`apt-get update && apt-get install -y chromium\` or set CHROME_PATH`);
@@ -123,9 +112,9 @@ async function browser() {
   console.log('== browser tests (@web/test-runner in Chromium, test/browser/, React and Preact)');
   if (chromeMissing('browser')) return;
   const outdir = path.join(cache, 'browser');
-  const react = await bundleTests('browser', path.join(outdir, 'react'), { platform: 'browser' });
+  const react = await bundleTests({ root, dir: 'browser', outdir: path.join(outdir, 'react'), grep, platform: 'browser' });
   if (!react.length) return record('browser', 0, 0);
-  await bundleTests('browser', path.join(outdir, 'preact'), { platform: 'browser', alias: { react: 'preact/compat', 'react-dom': 'preact/compat' } });
+  await bundleTests({ root, dir: 'browser', outdir: path.join(outdir, 'preact'), grep, platform: 'browser', alias: { react: 'preact/compat', 'react-dom': 'preact/compat' } });
   const result = path.join(cache, 'wtr-result.json');
   await fs.rm(result, { force: true });
   const { code } = await run(process.execPath, ['node_modules/@web/test-runner/dist/bin.js', '--config', 'test/browser/wtr.config.mjs'], {
@@ -143,30 +132,31 @@ const DEFAULT_ENGINES = ENGINES;
 
 async function e2e() {
   console.log('== end-to-end tests (uvu + playwright-core in Chromium against built dist/, test/e2e/; engines.test.ts in Chromium, Firefox and WebKit)');
-  const unknown = (enginesAsked ?? []).filter((engine) => !ENGINES.includes(engine));
+  const unknown = (enginesAsked ?? []).filter((engine) => !isEngine(engine));
   if (unknown.length) {
     console.log(`unknown engine ${unknown.join(', ')} (expected ${ENGINES.join(', ')})`);
     return record('e2e', 0, 1);
   }
   if (!enginesAsked && chromeMissing('e2e')) return;
-  const files = await bundleTests('e2e', path.join(cache, 'e2e'));
+  const files = await bundleTests({ root, dir: 'e2e', outdir: path.join(cache, 'e2e'), grep });
   if (!files.length) return record('e2e', 0, 0);
   let sites;
   try {
     console.log('building the test sites (React and Preact: v1, v2, kill switch, renamed, under /my-app/)');
     sites = await buildSites();
   } catch (err) {
-    console.log(err.message);
+    console.log(/** @type {Error} */ (err).message);
     return record('e2e', 0, 1);
   }
   const env = { FORCE_COLOR: '0', CHROME_PATH: chrome, TEST_SITES: sites };
   const engineFile = files.find((file) => path.basename(file) === ENGINE_TEST);
-  const engines = engineFile ? (enginesAsked ?? DEFAULT_ENGINES) : [];
+  const engines = engineFile ? (enginesAsked?.filter(isEngine) ?? DEFAULT_ENGINES) : [];
   const chromiumFiles = enginesAsked ? [] : files.filter((file) => file !== engineFile);
   // The engine runs go first: WebKit's is the longest (its network changes take seconds to reach
   // the page), and the Chromium files fill the other worker meanwhile.
   const jobs = [
-    ...[...engines].reverse().map((engine) => () => runEngineTest({ engine, file: engineFile, env, capture: true })),
+    // engines is empty when there is no engineFile.
+    ...[...engines].reverse().map((engine) => () => runEngineTest({ engine, file: /** @type {string} */ (engineFile), env, capture: true })),
     ...chromiumFiles.map((file) => () => run(process.execPath, ['--enable-source-maps', 'tools/uvu-run.mjs', file], { capture: true, env })),
   ];
   // One process per file, two at a time (these machines have 2 cores); output printed per file.
@@ -185,6 +175,7 @@ async function e2e() {
   record('e2e', passed, failed);
 }
 
+/** @type {Record<string, () => Promise<void>>} */
 const suites = { types, unit, browser, e2e };
 for (const name of wanted) {
   if (!suites[name]) {
@@ -195,7 +186,7 @@ for (const name of wanted) {
   try {
     await suites[name]();
   } catch (err) {
-    console.log(`${name}: ${err.stack ?? err}`);
+    console.log(`${name}: ${/** @type {Error} */ (err).stack ?? err}`);
     record(name, 0, 1);
   }
 }

@@ -6,14 +6,29 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import ts from 'typescript';
 
-/** The programs `npm test` and the build check: page code, the worker, and (tests only) test/. */
+/**
+ * The programs `npm test` and the build check: page code, the worker, and (tests only) test/ and
+ * the tools' own JavaScript (build.mjs and tools/, checked from their JSDoc types).
+ * @type {Record<string, Program>}
+ */
 export const PROGRAMS = {
   app: { config: 'tsconfig.json' },
   sw: { config: 'tsconfig.json', files: ['sw.ts'], lib: ['lib.es2022.d.ts', 'lib.webworker.d.ts'] },
   test: { config: 'test/tsconfig.json' },
+  tools: { config: 'tools/tsconfig.json' },
 };
 
-/** The files and compiler options of one program: its tsconfig, with the program's own files and lib. */
+/**
+ * One program: its tsconfig (relative to the root), and optionally its own files and lib.
+ * @typedef {{ config: string, files?: string[], lib?: string[] }} Program
+ */
+
+/**
+ * The files and compiler options of one program: its tsconfig, with the program's own files and lib.
+ * @param {string} root
+ * @param {Program} program
+ * @returns {{ error: ts.Diagnostic } | { error?: undefined, rootNames: string[], options: ts.CompilerOptions, configErrors: ts.Diagnostic[] }}
+ */
 function programInputs(root, { config, files, lib }) {
   const file = path.join(root, config);
   const read = ts.readConfigFile(file, ts.sys.readFile);
@@ -24,10 +39,15 @@ function programInputs(root, { config, files, lib }) {
   return { rootNames, options, configErrors: parsed.errors };
 }
 
-/** Type-checks one program; returns its diagnostics as `file:line:col: TSnnnn message` lines. */
+/**
+ * Type-checks one program; returns its diagnostics as `file:line:col: TSnnnn message` lines.
+ * @param {string} root
+ * @param {Program} program
+ */
 export function typecheckProgram(root, program) {
-  const { error, rootNames, options, configErrors } = programInputs(root, program);
-  if (error) return [format(error, root)];
+  const inputs = programInputs(root, program);
+  if (inputs.error) return [format(inputs.error, root)];
+  const { rootNames, options, configErrors } = inputs;
   const compiled = ts.createProgram({ rootNames, options });
   return [...configErrors, ...ts.getPreEmitDiagnostics(compiled)].map((d) => format(d, root));
 }
@@ -35,14 +55,17 @@ export function typecheckProgram(root, program) {
 /**
  * Watches programs by name and prints their errors after every change, for `npm run dev`: it
  * runs in a process of its own, so checking never delays a rebuild.
+ * @param {string} root
+ * @param {string[]} names
  */
 export function watchTypes(root, names) {
   for (const name of names) {
-    const { error, rootNames, options } = programInputs(root, PROGRAMS[name]);
-    if (error) {
-      console.error(format(error, root));
+    const inputs = programInputs(root, PROGRAMS[name]);
+    if (inputs.error) {
+      console.error(format(inputs.error, root));
       continue;
     }
+    const { rootNames, options } = inputs;
     const quiet = () => {};
     const host = ts.createWatchCompilerHost(rootNames, options, ts.sys, ts.createSemanticDiagnosticsBuilderProgram, quiet, quiet);
     host.afterProgramCreate = (builder) => {
@@ -54,11 +77,20 @@ export function watchTypes(root, names) {
   }
 }
 
-/** Type-checks several programs by name (keys of PROGRAMS); returns all diagnostics. */
+/**
+ * Type-checks several programs by name (keys of PROGRAMS); returns all diagnostics.
+ * @param {string} root
+ * @param {string[]} names
+ */
 export function typecheck(root, names) {
   return names.flatMap((n) => typecheckProgram(root, PROGRAMS[n]));
 }
 
+/**
+ * One diagnostic as one line: `file:line:col: TSnnnn message`, or `TSnnnn: message` without a place.
+ * @param {ts.Diagnostic} d
+ * @param {string} root
+ */
 function format(d, root) {
   const text = ts.flattenDiagnosticMessageText(d.messageText, ' ');
   if (!d.file || d.start === undefined) return `TS${d.code}: ${text}`;

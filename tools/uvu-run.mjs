@@ -3,12 +3,14 @@
 import { pathToFileURL } from 'node:url';
 import path from 'node:path';
 
-globalThis.UVU_DEFER = 1;
+/** uvu's globals for running several files as one: defer the run, and a queue of suites per file. */
+const uvuGlobals = /** @type {typeof globalThis & { UVU_DEFER: number, UVU_INDEX: number, UVU_QUEUE: string[][] }} */ (globalThis);
+uvuGlobals.UVU_DEFER = 1;
 const uvu = await import('uvu');
 let index = 0;
 for (const file of process.argv.slice(2)) {
-  globalThis.UVU_INDEX = index++;
-  globalThis.UVU_QUEUE.push([path.basename(file)]);
+  uvuGlobals.UVU_INDEX = index++;
+  uvuGlobals.UVU_QUEUE.push([path.basename(file)]);
   await import(pathToFileURL(path.resolve(file)).href);
 }
 await uvu.exec(false);

@@ -9,7 +9,7 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { HEADERS_FILE, headersFor, urlPathsOf } from './headers.mjs';
-import { sri } from './site.mjs';
+import { sri } from './sri.mjs';
 
 const USAGE = 'usage: npm run verify -- <http(s) URL of the deployed site> [--dist DIR]';
 /** How long one request may take, headers and body. */
@@ -20,7 +20,17 @@ const CONCURRENCY = 4;
 /** A reason to stop before checking anything: printed as one line, exit 2. */
 class CannotVerify extends Error {}
 
-/** Parses argv: one URL (http or https) and an optional `--dist DIR`. */
+/**
+ * One file of the local build as audit.json lists it.
+ * @typedef {import('./build/audit.mjs').AuditEntry} AuditEntry
+ */
+/** @typedef {import('./build/site.mjs').Audit} Audit */
+/** @typedef {{ kind: 'missing' | 'altered' | 'header' | 'unreachable', line: string }} Problem */
+
+/**
+ * Parses argv: one URL (http or https) and an optional `--dist DIR`.
+ * @param {string[]} argv
+ */
 function parseArgs(argv) {
   let dist = 'dist';
   const rest = [];
@@ -43,18 +53,27 @@ function parseArgs(argv) {
   return { base: url, dist: path.resolve(dist) };
 }
 
-/** The local build's audit.json (its bytes and its parsed form). */
+/**
+ * The local build's audit.json (its bytes and its parsed form).
+ * @param {string} dist
+ * @returns {Promise<{ bytes: Buffer, audit: Audit }>}
+ */
 async function readLocalAudit(dist) {
   const file = path.join(dist, 'audit.json');
   try {
     const bytes = await fs.readFile(file);
     return { bytes, audit: JSON.parse(bytes.toString('utf8')) };
-  } catch (error) {
+  } catch (caught) {
+    const error = /** @type {NodeJS.ErrnoException} */ (caught);
     throw new CannotVerify(`cannot read ${file} (${error.code ?? error.message}); run \`npm run build\` first or pass --dist DIR`);
   }
 }
 
-/** GETs a URL with a timeout; resolves to { status, headers, body } or { error } (never rejects). */
+/**
+ * GETs a URL with a timeout; resolves to { status, headers, body } or { error } (never rejects).
+ * @param {URL} url
+ * @returns {Promise<{ error: string } | { error?: undefined, status: number, headers: Headers, body: Buffer }>}
+ */
 async function fetchFile(url) {
   try {
     const response = await fetch(url, { signal: AbortSignal.timeout(TIMEOUT_MS), headers: { 'Accept-Encoding': 'br, gzip' }, cache: 'no-store' });
@@ -65,20 +84,31 @@ async function fetchFile(url) {
   }
 }
 
-/** One short phrase for a failed request: the system's error code where there is one. */
-function reasonOf(error) {
+/**
+ * One short phrase for a failed request: the system's error code where there is one.
+ * @param {unknown} caught
+ * @returns {string}
+ */
+function reasonOf(caught) {
+  const error = /** @type {{ name?: string, message?: string, cause?: { code?: string, message?: string } } | undefined} */ (caught);
   if (error?.name === 'TimeoutError') return `no answer within ${TIMEOUT_MS / 1000} s`;
   const cause = error?.cause;
   return cause?.code ?? cause?.message ?? error?.message ?? String(error);
 }
 
-/** The directives of a comma-separated header (Cache-Control), lower-cased. */
+/**
+ * The directives of a comma-separated header (Cache-Control), lower-cased.
+ * @param {string} value
+ */
 const directives = (value) => value.split(',').map((part) => part.trim().toLowerCase()).filter(Boolean);
 
 /**
  * Whether a sent header keeps a promise. Cache-Control: every promised directive is there (a host
  * may add more). CSP: the promised policy is one of its directives (a stricter policy is fine).
  * Content-Type: the media type, whatever the charset. Anything else: the same value.
+ * @param {string} name
+ * @param {string} promised
+ * @param {string | null} sent
  */
 function keeps(name, promised, sent) {
   if (sent === null) return false;
@@ -88,15 +118,21 @@ function keeps(name, promised, sent) {
   return sent.trim().toLowerCase() === promised.toLowerCase();
 }
 
-/** Checks one file at its URL; returns its problems as { kind, line }. */
+/**
+ * Checks one file at its URL; returns its problems as { kind, line }.
+ * @param {URL} base
+ * @param {{ path: string, bytes: number, sha384: string }} file
+ * @returns {Promise<Problem[]>}
+ */
 async function checkFile(base, file) {
   const urlPath = urlPathsOf(file.path)[0];
   const url = new URL(urlPath.slice(1), base);
   const answer = await fetchFile(url);
-  if (answer.error) return [{ kind: 'unreachable', line: `UNREACHABLE ${file.path}: ${answer.error} (${url.href})` }];
+  if (answer.error !== undefined) return [{ kind: 'unreachable', line: `UNREACHABLE ${file.path}: ${answer.error} (${url.href})` }];
   // Netlify and Cloudflare Pages read _headers and never serve it; other hosts may.
   if (file.path === HEADERS_FILE && answer.status === 404) return [];
   if (answer.status !== 200) return [{ kind: 'missing', line: `MISSING ${file.path}: HTTP ${answer.status} (${url.href})` }];
+  /** @type {Problem[]} */
   const problems = [];
   const sha384 = sri(answer.body);
   if (sha384 !== file.sha384) problems.push({ kind: 'altered', line: `ALTERED ${file.path}: ${answer.body.length} bytes with ${sha384}, dist/ has ${file.bytes} bytes with ${file.sha384}` });
@@ -107,7 +143,14 @@ async function checkFile(base, file) {
   return problems;
 }
 
-/** Runs `job` on every item, at most `limit` at a time; resolves to the results in item order. */
+/**
+ * Runs `job` on every item, at most `limit` at a time; resolves to the results in item order.
+ * @template Item, Result
+ * @param {Item[]} items
+ * @param {number} limit
+ * @param {(item: Item) => Promise<Result>} job
+ * @returns {Promise<Result[]>}
+ */
 async function mapLimited(items, limit, job) {
   const results = new Array(items.length);
   let next = 0;
@@ -121,14 +164,22 @@ async function mapLimited(items, limit, job) {
   return results;
 }
 
-/** The summary line: what was checked, and the problems by kind. */
+/**
+ * The summary line: what was checked, and the problems by kind.
+ * @param {URL} base
+ * @param {Audit} audit
+ * @param {number} fileCount
+ * @param {Problem[]} problems
+ */
 function summary(base, audit, fileCount, problems) {
   const what = `${fileCount} files of version ${audit.version} (${audit.build} build) at ${base.href}`;
   if (!problems.length) return `verify: OK, ${what}: every SHA-384 matches dist/ and every promised header is sent`;
+  /** @type {Partial<Record<Problem['kind'], number>>} */
   const counts = {};
   for (const { kind } of problems) counts[kind] = (counts[kind] ?? 0) + 1;
+  /** @type {Record<Problem['kind'], string>} */
   const names = { missing: 'missing', altered: 'altered', header: 'wrong header', unreachable: 'unreachable' };
-  const parts = Object.entries(counts).map(([kind, n]) => `${n} ${names[kind]}`);
+  const parts = Object.entries(counts).map(([kind, n]) => `${n} ${names[/** @type {Problem['kind']} */ (kind)]}`);
   return `verify: FAILED, ${problems.length} problem${problems.length === 1 ? '' : 's'} (${parts.join(', ')}) in ${what}`;
 }
 
@@ -137,7 +188,7 @@ async function main() {
   const local = await readLocalAudit(dist);
   // The site's own audit.json first: if that cannot be fetched at all, nothing can.
   const first = await fetchFile(new URL('audit.json', base));
-  if (first.error) throw new CannotVerify(`cannot reach ${base.href}: ${first.error}`);
+  if (first.error !== undefined) throw new CannotVerify(`cannot reach ${base.href}: ${first.error}`);
   const files = [...local.audit.files, { path: 'audit.json', bytes: local.bytes.length, sha384: sri(local.bytes) }];
   const results = await mapLimited(files, CONCURRENCY, (file) => checkFile(base, file));
   const problems = results.flat();

@@ -9,7 +9,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Page } from 'playwright-core';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { sri } from '../../tools/site.mjs';
+import { sri } from '../../tools/sri.mjs';
 import { openInstalled, settle, statusFact, watchConsole } from './lib/app';
 import { clearHttpCache, freshContext } from './lib/browser';
 import { cachedSri, evict } from './lib/caches';

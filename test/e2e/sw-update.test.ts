@@ -7,7 +7,7 @@ import path from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import type { Intercept } from '../../tools/serve.mjs';
+import type { Intercept } from '../../tools/serve/server.mjs';
 import { cacheNames, countLoads, firstNote, openInstalled, variant, waitReady, watchConsole } from './lib/app';
 import { freshContext } from './lib/browser';
 import { HOSTS, requestsSince, startHost, type Host } from './lib/hosts';

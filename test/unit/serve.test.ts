@@ -5,7 +5,7 @@ import path from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { gzipSync, brotliCompressSync, gunzipSync, brotliDecompressSync } from 'node:zlib';
-import { listen, preferredEncoding, safePath, type Listening } from '../../tools/serve.mjs';
+import { listen, preferredEncoding, safePath, type Listening } from '../../tools/serve/server.mjs';
 
 const SECRET = 'TOP-SECRET-OUTSIDE-DIST';
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'serve-'));

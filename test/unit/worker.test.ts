@@ -6,7 +6,9 @@ import * as assert from 'uvu/assert';
 import { urlOf as pageUrlOf } from '../../src/offline/precache-check';
 import { cacheKeys } from '../../src/sw/cache-keys';
 import { parseRange } from '../../src/sw/range';
-import { buildServiceWorker, networkOnlyOf, precacheManifest, urlOf } from '../../tools/worker.mjs';
+import { precacheManifest, urlOf } from '../../tools/build/precache-manifest.mjs';
+import { buildServiceWorker } from '../../tools/build/worker.mjs';
+import { networkOnlyOf } from '../../tools/config.mjs';
 
 const keys = suite('sw cache keys');
 const NETWORK_ONLY = ['/.well-known/'];

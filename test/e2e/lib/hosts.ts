@@ -6,7 +6,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
-import { listen, type Intercept } from '../../../tools/serve.mjs';
+import { listen, type Intercept } from '../../../tools/serve/server.mjs';
 import { freePort, restartable } from './processes';
 import { temp } from './site';
 import { until } from './wait';
@@ -55,7 +55,7 @@ export const requestsSince = (host: Host, from: number, method = 'GET'): string[
     .filter((request) => request.method === method)
     .map((request) => request.url);
 
-/** The project's own preview server (tools/serve.mjs), which logs every request itself. */
+/** The project's own preview server (tools/serve/server.mjs), which logs every request itself. */
 async function startPreview(dir: string, intercept?: Intercept): Promise<Host> {
   const preview = await listen({ root: dir, port: 0, intercept });
   const { server } = preview;

@@ -1,13 +1,24 @@
-// Draws the app icons as PNGs with no image library: `node tools/icons.mjs` writes static/icons/.
+// Draws the app icons as PNGs with no image library: `node tools/build/icons.mjs` writes static/icons/.
 // Run it again only when the design changes; the outputs are committed so builds stay byte-stable.
+// Importing it writes nothing: only the command line does.
 import { writeFileSync, mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import zlib from 'node:zlib';
 
 const BLUE = [31, 95, 191];
 const WHITE = [255, 255, 255];
 
-/** Encodes RGBA pixels as a PNG (https://www.w3.org/TR/png/): IHDR, one IDAT, IEND. */
+/**
+ * Encodes RGBA pixels as a PNG (https://www.w3.org/TR/png/): IHDR, one IDAT, IEND.
+ * @param {number} size width and height in pixels
+ * @param {Buffer} rgba size × size pixels, 4 bytes each
+ */
 export function encodePng(size, rgba) {
+  /**
+   * @param {string} type
+   * @param {Buffer} data
+   */
   const chunk = (type, data) => {
     const len = Buffer.alloc(4);
     len.writeUInt32BE(data.length);
@@ -29,8 +40,10 @@ export function encodePng(size, rgba) {
 /**
  * The mark: a white ring with a dot (a "cached" target) on blue. `maskable` fills the whole square
  * and keeps the mark inside the 80% safe zone; `any` uses a rounded square on transparency.
+ * @param {number} size
+ * @param {boolean} maskable
  */
-function draw(size, maskable) {
+export function draw(size, maskable) {
   const px = Buffer.alloc(size * size * 4);
   const c = size / 2;
   const scale = maskable ? 0.8 : 1;
@@ -51,8 +64,18 @@ function draw(size, maskable) {
   return encodePng(size, px);
 }
 
-mkdirSync('static/icons', { recursive: true });
-writeFileSync('static/icons/icon-192.png', draw(192, false));
-writeFileSync('static/icons/icon-512.png', draw(512, false));
-writeFileSync('static/icons/icon-maskable-512.png', draw(512, true));
-console.log('wrote static/icons/icon-192.png, icon-512.png, icon-maskable-512.png');
+/**
+ * Writes the three icons into `dir` (created if missing).
+ * @param {string} dir
+ */
+export function writeIcons(dir) {
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(path.join(dir, 'icon-192.png'), draw(192, false));
+  writeFileSync(path.join(dir, 'icon-512.png'), draw(512, false));
+  writeFileSync(path.join(dir, 'icon-maskable-512.png'), draw(512, true));
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  writeIcons('static/icons');
+  console.log('wrote static/icons/icon-192.png, icon-512.png, icon-maskable-512.png');
+}

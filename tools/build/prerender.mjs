@@ -5,12 +5,16 @@
 import { promises as fs } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { screensPlugin } from './screens.mjs';
-import { bundle, frameworkAlias, pageDefines } from './site.mjs';
+import { pageDefines } from '../defines.mjs';
+import { screensPlugin } from '../screens.mjs';
+import { frameworkAlias } from './app-bundle.mjs';
+import { bundle } from './bundle.mjs';
 
 /**
  * Renders each of `paths` (route paths with their trailing slash, '/404' for 404.html); resolves
  * to a Map of path -> the HTML that goes inside #root.
+ * @param {{ root: string, preact: boolean, identity: import('../config.mjs').Identity, paths: string[] }} options
+ * @returns {Promise<Map<string, string>>}
  */
 export async function prerender({ root, preact, identity, paths }) {
   const bundled = bundle({
@@ -20,10 +24,10 @@ export async function prerender({ root, preact, identity, paths }) {
     platform: 'node',
     // CommonJS, loaded with require(): React's server renderer is CommonJS, and an ES module
     // importing it makes Node scan its source for export names first (≈ 20 ms in a CPU profile).
-    format: 'cjs',
+    format: /** @type {const} */ ('cjs'),
     target: 'node20',
-    packages: 'external',
-    jsx: 'automatic',
+    packages: /** @type {const} */ ('external'),
+    jsx: /** @type {const} */ ('automatic'),
     alias: frameworkAlias(preact),
     define: pageDefines({ dev: false, identity }),
     outfile: 'prerender.cjs',
@@ -39,7 +43,7 @@ export async function prerender({ root, preact, identity, paths }) {
   await fs.mkdir(path.dirname(file), { recursive: true });
   await fs.writeFile(file, result.outputFiles[0].contents);
   try {
-    const { renderRoute } = requireInProduction(file, file);
+    const { renderRoute } = /** @type {{ renderRoute: (routePath: string) => string }} */ (requireInProduction(file, file));
     return new Map(paths.map((routePath) => [routePath, renderRoute(routePath)]));
   } finally {
     await fs.rm(file, { force: true });
@@ -54,6 +58,8 @@ const SERVER_RENDERER = { react: 'react-dom/server', preact: 'preact/compat/serv
  * React's takes ≈ 70 ms of this thread to read and compile, which would otherwise wait for the
  * bundle. The bundle's own require() then finds it loaded. A failure here is left to that
  * require(), which reports it.
+ * @param {string} root
+ * @param {boolean} preact
  */
 async function loadServerRenderer(root, preact) {
   // One turn first, so esbuild's requests (queued in promise callbacks) are sent before this blocks.
@@ -70,6 +76,9 @@ async function loadServerRenderer(root, preact) {
  * packages pick their build by NODE_ENV when first required: unset, react-dom/server loads its
  * development renderers (880 KB of checks that only warn, ≈ 30 ms more to compile); the HTML they
  * render is the same.
+ * @param {string} fromFile
+ * @param {string} request
+ * @returns {unknown}
  */
 function requireInProduction(fromFile, request) {
   const before = process.env.NODE_ENV;

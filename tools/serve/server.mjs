@@ -6,13 +6,59 @@ import { createReadStream, promises as fs } from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { Readable } from 'node:stream';
-import { CACHE_CONTROL, CONTENT_TYPES, SECURITY_HEADERS as SECURITY, headersFor } from './headers.mjs';
+import { CACHE_CONTROL, CONTENT_TYPES, SECURITY_HEADERS as SECURITY, headersFor } from '../headers.mjs';
+
+/** @typedef {import('node:http').IncomingMessage} IncomingMessage */
+/** @typedef {import('node:http').ServerResponse} ServerResponse */
+
+/**
+ * Answers a request before the server does (return true), or leaves it (false).
+ * @typedef {(req: IncomingMessage, res: ServerResponse) => boolean | Promise<boolean>} Intercept
+ */
+
+/**
+ * A slow network for the bench: each answer waits delayMs, then its body flows at bytesPerSecond.
+ * @typedef {{ delayMs: number, bytesPerSecond: number }} Pace
+ */
+
+/**
+ * Dev: the site's files in memory (site path -> contents), served instead of `root`.
+ * @typedef {() => Map<string, Buffer>} MemoryFiles
+ */
+
+/**
+ * The preview server, its request log and a way to serve another folder (a deploy).
+ * @typedef {object} PreviewServer
+ * @property {import('node:http').Server} server
+ * @property {{ method: string, url: string, revalidation?: boolean }[]} log
+ * @property {(dir: string) => void} setRoot
+ */
+
+/**
+ * A preview server listening at `url`.
+ * @typedef {PreviewServer & { url: string, close(): Promise<void> }} Listening
+ */
+
+/**
+ * What a request finds: a folder, or a file with its body and its precompressed copies.
+ * @typedef {{ directory: true } | { directory?: undefined, name: string, body: Body, encoded: Partial<Record<'br' | 'gzip', Body>> }} Found
+ */
+
+/**
+ * A file's bytes as the server sends them: size, a tag for its ETag, and a stream (or the bytes).
+ * @typedef {{ size: number, tag: string, contents?: Buffer, open: (options?: { highWaterMark?: number }) => import('node:stream').Readable }} Body
+ */
+
+/** Where the server finds files: a folder on disk or (dev) a Map in memory. @typedef {{ find(rel: string): Promise<Found | null> }} Source */
 
 const MAX_URL = 2048;
 
 /**
  * The encoding to answer with: brotli where the request accepts it, else gzip, else none (the
  * file itself). Only encodings with a precompressed copy count; `q=0` refuses one (RFC 9110 12.5.3).
+ * @param {string | undefined} acceptEncoding
+ * @param {Partial<Record<string, unknown>>} variants
+ * @returns {'br' | 'gzip' | undefined}
  */
 export function preferredEncoding(acceptEncoding = '', variants) {
   const accepted = new Set();
@@ -21,15 +67,21 @@ export function preferredEncoding(acceptEncoding = '', variants) {
     const refused = params.some((param) => /^\s*q=0(\.0*)?\s*$/.test(param));
     if (name && !refused) accepted.add(name.trim());
   }
-  return ['br', 'gzip'].find((encoding) => variants[encoding] && accepted.has(encoding));
+  return /** @type {const} */ (['br', 'gzip']).find((encoding) => variants[encoding] && accepted.has(encoding));
 }
 
+/** @param {number} ms */
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Bytes per write when pacing: small enough that the rate is even at 200 KB/s. */
 const PACED_CHUNK = 8 * 1024;
 
-/** Sends a stream's chunks at `bytesPerSecond`, as a slow link would deliver them. */
+/**
+ * Sends a stream's chunks at `bytesPerSecond`, as a slow link would deliver them.
+ * @param {import('node:stream').Readable} stream
+ * @param {ServerResponse} res
+ * @param {number} bytesPerSecond
+ */
 async function pipePaced(stream, res, bytesPerSecond) {
   try {
     for await (const chunk of stream) {
@@ -45,6 +97,8 @@ async function pipePaced(stream, res, bytesPerSecond) {
 /**
  * Maps a request target to a safe relative path, or returns an HTTP status for bad input.
  * Rejects (400): overlong or malformed URLs, NUL, backslashes, encoded slashes, `.`/`..` segments.
+ * @param {unknown} target
+ * @returns {string | number}
  */
 export function safePath(target) {
   if (typeof target !== 'string' || target.length > MAX_URL || !target.startsWith('/')) return 400;
@@ -67,8 +121,15 @@ export function safePath(target) {
  * The files of a directory on disk. A request's real path (symlinks resolved) must stay inside
  * the directory, and a file is answered with the precompressed copies the build wrote beside it
  * (`<file>.br`, `<file>.gz`). `directory()` is read on every request, so tests can swap it.
+ * @param {() => string} directory
+ * @returns {Source}
  */
 function directorySource(directory) {
+  /**
+   * @param {string} file
+   * @param {import('node:fs').Stats} stat
+   * @returns {Body}
+   */
   const body = (file, stat) => ({ size: stat.size, tag: `${stat.size}-${stat.mtimeMs}-${file}`, open: (options) => createReadStream(file, options) });
   return {
     async find(rel) {
@@ -79,8 +140,9 @@ function directorySource(directory) {
       const stat = await fs.stat(real);
       if (stat.isDirectory()) return { directory: true };
       if (!stat.isFile()) return null;
+      /** @type {Partial<Record<'br' | 'gzip', Body>>} */
       const encoded = {};
-      for (const [encoding, suffix] of [['br', '.br'], ['gzip', '.gz']]) {
+      for (const [encoding, suffix] of /** @type {const} */ ([['br', '.br'], ['gzip', '.gz']])) {
         const copy = await fs.stat(real + suffix).catch(() => null);
         if (copy?.isFile()) encoded[encoding] = body(real + suffix, copy);
       }
@@ -93,12 +155,16 @@ function directorySource(directory) {
  * Files kept in memory (`files()` returns a Map of site path -> Buffer): the dev loop serves
  * each rebuild from here, so a reload right after a save waits for no disk access. A folder is
  * any prefix of a file's path.
+ * @param {MemoryFiles} files
+ * @returns {Source}
  */
 function memorySource(files) {
+  /** @type {WeakMap<Buffer, string>} */
   const tags = new WeakMap();
+  /** @param {Buffer} contents */
   const tagOf = (contents) => {
     if (!tags.has(contents)) tags.set(contents, createHash('sha1').update(contents).digest('base64url'));
-    return tags.get(contents);
+    return /** @type {string} */ (tags.get(contents));
   };
   return {
     async find(rel) {
@@ -118,15 +184,27 @@ function memorySource(files) {
  * answer a request first (return true), and `log` records every request.
  * For the bench, `pace: { delayMs, bytesPerSecond }` makes it a slow network: each file answer
  * waits delayMs, then its body flows at bytesPerSecond.
+ * @param {{ root: string, files?: MemoryFiles, intercept?: Intercept, pace?: Pace }} options
+ * @returns {PreviewServer}
  */
-export function createPreviewServer({ root, files, intercept, pace } = {}) {
+export function createPreviewServer({ root, files, intercept, pace }) {
   let base = path.resolve(root);
+  /** @type {PreviewServer['log']} */
   const log = [];
   const source = files ? memorySource(files) : directorySource(() => base);
 
+  /**
+   * Answers with a file found, its best encoding, ETag and caching.
+   * @param {IncomingMessage} req
+   * @param {ServerResponse} res
+   * @param {number} status
+   * @param {Exclude<Found, { directory: true }>} found
+   * @param {string} rel
+   */
   async function send(req, res, status, found, rel) {
     const encoding = preferredEncoding(req.headers['accept-encoding'], found.encoded);
-    const body = encoding ? found.encoded[encoding] : found.body;
+    // preferredEncoding() names only encodings that have a copy.
+    const body = (encoding && found.encoded[encoding]) || found.body;
     const etag = `"${createHash('sha1').update(body.tag).digest('base64url')}"`;
     const headers = {
       ...SECURITY,
@@ -160,21 +238,33 @@ export function createPreviewServer({ root, files, intercept, pace } = {}) {
     else stream.pipe(res);
   }
 
+  /**
+   * Answers with the site's 404 page, or a plain one.
+   * @param {IncomingMessage} req
+   * @param {ServerResponse} res
+   */
   async function notFound(req, res) {
     const page = await source.find('404.html');
     if (page && !page.directory) return send(req, res, 404, page, '404.html');
     res.writeHead(404, { ...SECURITY, 'Content-Type': 'text/plain; charset=utf-8' }).end('Not found\n');
   }
 
+  /**
+   * Answers one request.
+   * @param {IncomingMessage} req
+   * @param {ServerResponse} res
+   */
   async function handle(req, res) {
     // A revalidation (If-None-Match, If-Modified-Since) may be answered 304, with no body.
-    log.push({ method: req.method, url: req.url, revalidation: Boolean(req.headers['if-none-match'] || req.headers['if-modified-since']) });
+    // A server's requests always have both (Node's type also serves client responses, which do not).
+    const { method, url } = /** @type {{ method: string, url: string }} */ (req);
+    log.push({ method, url, revalidation: Boolean(req.headers['if-none-match'] || req.headers['if-modified-since']) });
     if (intercept && (await intercept(req, res))) return;
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       res.writeHead(405, { ...SECURITY, Allow: 'GET, HEAD', 'Content-Type': 'text/plain; charset=utf-8' }).end('Method not allowed\n');
       return;
     }
-    const rel = safePath(req.url);
+    const rel = safePath(url);
     if (typeof rel === 'number') {
       res.writeHead(rel, { ...SECURITY, 'Content-Type': 'text/plain; charset=utf-8' }).end('Bad request\n');
       return;
@@ -182,7 +272,7 @@ export function createPreviewServer({ root, files, intercept, pace } = {}) {
     const found = await source.find('.' + rel);
     if (found?.directory) {
       if (!rel.endsWith('/')) {
-        const query = req.url.slice(req.url.split(/[?#]/, 1)[0].length);
+        const query = url.slice(url.split(/[?#]/, 1)[0].length);
         res.writeHead(301, { ...SECURITY, Location: rel + '/' + query, 'Cache-Control': CACHE_CONTROL.revalidate }).end();
         return;
       }
@@ -206,22 +296,30 @@ export function createPreviewServer({ root, files, intercept, pace } = {}) {
   return {
     server,
     log,
-    /** Serves another directory from now on: a deploy, as tests use it. */
+    /**
+     * Serves another directory from now on: a deploy, as tests use it.
+     * @param {string} dir
+     */
     setRoot(dir) {
       base = path.resolve(dir);
     },
   };
 }
 
-/** Starts a preview server on host:port (port 0 = a free one); resolves to its URL. */
-export function listen({ root, files, host = '127.0.0.1', port = 8080, intercept, pace } = {}) {
+/**
+ * Starts a preview server on host:port (port 0 = a free one); resolves to its URL.
+ * @param {{ root: string, files?: MemoryFiles, host?: string, port?: number, intercept?: Intercept, pace?: Pace }} options
+ * @returns {Promise<Listening>}
+ */
+export function listen({ root, files, host = '127.0.0.1', port = 8080, intercept, pace }) {
   const preview = createPreviewServer({ root, files, intercept, pace });
   return new Promise((resolve, reject) => {
-    preview.server.once('error', (err) =>
+    preview.server.once('error', (/** @type {NodeJS.ErrnoException} */ err) =>
       reject(err.code === 'EADDRINUSE' ? Object.assign(new Error(`port ${port} on ${host} is in use (set PORT to another)`), { code: err.code }) : err),
     );
     preview.server.listen(port, host, () => {
-      const { port: actual } = preview.server.address();
+      // Listening on a TCP port: the address is an AddressInfo, never a pipe's name.
+      const { port: actual } = /** @type {import('node:net').AddressInfo} */ (preview.server.address());
       resolve({ ...preview, url: `http://${host}:${actual}/`, close: () =>
           new Promise((r) => {
             preview.server.close(() => r());

@@ -1,0 +1,53 @@
+// The bench's command line: how many runs, which parts, which builds.
+import { BUILDS } from '../test-sites.mjs';
+
+/** The parts the bench can measure, in the order it measures them. */
+export const PARTS = ['build', 'dev', 'load', 'reconnect', 'lighthouse'];
+
+/**
+ * What to measure: runs per part, the parts, the builds.
+ * @typedef {{ runs: number, parts: string[], builds: import('../test-sites.mjs').BuildName[], noLighthouse?: boolean }} BenchOptions
+ */
+
+/**
+ * Parses argv strictly: an unknown option is an error, not a silent default.
+ * @param {string[]} argv
+ * @returns {BenchOptions}
+ */
+export function parseArgs(argv) {
+  /** @type {BenchOptions} */
+  const options = { runs: 5, parts: [...PARTS], builds: BUILDS.map((build) => build.name) };
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    if (arg === '--runs') options.runs = positiveInteger(argv[++i], '--runs');
+    else if (arg === '--only') options.parts = partList(argv[++i]);
+    else if (arg === '--preact') options.builds = ['preact'];
+    else if (arg === '--react') options.builds = ['react'];
+    else if (arg === '--no-lighthouse') options.noLighthouse = true;
+    else throw new Error(`bench: unknown option ${arg} (expected --runs N, --only ${PARTS.join(',')}, --react, --preact, --no-lighthouse)`);
+  }
+  if (options.noLighthouse) options.parts = options.parts.filter((part) => part !== 'lighthouse');
+  return options;
+}
+
+/**
+ * A whole number ≥ 1, or an error naming the option.
+ * @param {string | undefined} text
+ * @param {string} option
+ */
+function positiveInteger(text, option) {
+  const value = Number(text);
+  if (!Number.isInteger(value) || value < 1) throw new Error(`bench: ${option} needs a whole number ≥ 1, got ${text ?? 'nothing'}`);
+  return value;
+}
+
+/**
+ * The comma-separated part names of --only, each checked.
+ * @param {string | undefined} text
+ */
+function partList(text) {
+  const parts = String(text ?? '').split(',').filter(Boolean);
+  const unknown = parts.filter((part) => !PARTS.includes(part));
+  if (!parts.length || unknown.length) throw new Error(`bench: --only takes a comma-separated list of ${PARTS.join(', ')}; got ${text ?? 'nothing'}`);
+  return parts;
+}

@@ -1,0 +1,57 @@
+// The budgets: gzip bytes per group of files against package.json "budgets", and the size table
+// every build prints.
+
+/**
+ * One budget line: [key, gzip bytes, budget in bytes or undefined for none].
+ * @typedef {[key: string, gzip: number, budget: number | undefined]} BudgetRow
+ */
+
+/**
+ * Sums gzip bytes per budget group (`app` = the JS without React/Preact); returns rows [key, gzip, budget].
+ * @param {import('./site.mjs').Audit} audit
+ * @param {Record<string, number>} budgets
+ * @param {boolean} preact
+ * @param {number | null} appGzip
+ * @returns {BudgetRow[]}
+ */
+export function budgetRows(audit, budgets, preact, appGzip) {
+  /** @param {RegExp} pattern */
+  const sum = (pattern) => audit.files.filter((f) => pattern.test(f.path)).reduce((total, f) => total + f.gzip, 0);
+  // appGzip is null only in dev builds, which have no budgets.
+  const groups = { 'sw.js': sum(/^sw\.js$/), js: sum(/^assets\/.*\.js$/), css: sum(/^assets\/.*\.css$/), app: /** @type {number} */ (appGzip) };
+  /** @param {string} group */
+  const keyOf = (group) => (group === 'js' && preact ? 'js.preact' : group);
+  return Object.entries(groups).map(([group, gzip]) => [keyOf(group), gzip, budgets[keyOf(group)]]);
+}
+
+/**
+ * The first row over its budget, or undefined.
+ * @param {BudgetRow[]} rows
+ */
+export const overBudget = (rows) => rows.find(([, gzip, budget]) => budget !== undefined && gzip > budget);
+
+/**
+ * Prints every file's raw, gzip and brotli bytes, then the budgets and the version.
+ * @param {import('./site.mjs').Audit} audit
+ * @param {BudgetRow[]} rows
+ */
+export function printTable(audit, rows) {
+  // Thousands grouped by hand: the first toLocaleString() of a process loads ICU's data (≈ 25 ms).
+  /** @param {number} n */
+  const number = (n) => String(n).replace(/\B(?=(\d{3})+$)/g, ',');
+  const width = Math.max(...audit.files.map((f) => f.path.length), 8);
+  /**
+   * @param {string} a
+   * @param {string} b
+   * @param {string} c
+   * @param {string} d
+   */
+  const line = (a, b, c, d) => console.log(`${a.padEnd(width)}  ${b.padStart(9)}  ${c.padStart(9)}  ${d.padStart(9)}`);
+  line('file', 'raw', 'gzip', 'brotli');
+  for (const f of audit.files) line(f.path, number(f.bytes), number(f.gzip), number(f.brotli));
+  for (const [key, gzip, budget] of rows) {
+    const over = budget !== undefined && gzip > budget ? '  OVER' : '';
+    console.log(`budget ${key}: ${number(gzip)} B gzip of ${budget === undefined ? 'no budget' : number(budget) + ' B'}${over}`);
+  }
+  console.log(`version ${audit.version} (${audit.build})`);
+}

@@ -1,0 +1,44 @@
+// Each screen's HTML, filled in from the template static/index.html.
+import { BuildError } from '../build-error.mjs';
+import { sri } from '../sri.mjs';
+
+/** Where the prerendered route goes: the template's empty root element. */
+const ROOT = '<div id="root"></div>';
+
+/** @param {string} s */
+const escapeHtml = (s) => s.replace(/[&<>"]/g, (c) => /** @type {Record<string, string>} */ ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]);
+
+/**
+ * Renders one route's HTML from the template: `%TITLE%` (the route's), `%APP_TITLE%` (the app's),
+ * the `<!--assets-->` marker, and `body` (the prerendered route) inside the empty #root.
+ * Assets get `integrity` so a tampered CDN copy is refused (module scripts are CORS requests,
+ * which same-origin satisfies without a crossorigin attribute); dev builds leave it out.
+ * @param {string} template
+ * @param {{ title: string, appTitle: string, base?: string, assets: { path: string, contents: Buffer }[], body: string | undefined, integrity?: boolean }} page
+ */
+export function renderHtml(template, { title, appTitle, base = '/', assets, body, integrity = true }) {
+  if (!template.includes('<!--assets-->')) throw new BuildError('static/index.html has no <!--assets--> marker');
+  // The page hydrates #root (src/main.tsx), which the build fills with the prerendered route.
+  if (!template.includes(ROOT)) throw new BuildError(`static/index.html has no element with id="root" (an empty ${ROOT})`);
+  /** @param {Buffer} contents */
+  const integrityOf = (contents) => (integrity ? ` integrity="${sri(contents)}"` : '');
+  const tags = assets
+    .map(({ path: file, contents }) =>
+      file.endsWith('.css')
+        ? `<link rel="stylesheet" href="${base}${file}"${integrityOf(contents)}>`
+        : `<script type="module" src="${base}${file}"${integrityOf(contents)}></script>`,
+    )
+    .join('\n');
+  return template
+    .replace(/%TITLE%/g, escapeHtml(title))
+    .replace(/%APP_TITLE%/g, escapeHtml(appTitle))
+    .replace(/%BASE%/g, base)
+    .replace('<!--assets-->', tags)
+    .replace(ROOT, () => ROOT.replace('></', `>${body}</`));
+}
+
+/**
+ * The HTML file a route is written to: `/status/` -> `status/index.html`; '/404' -> `404.html`.
+ * @param {string} routePath
+ */
+export const htmlFileOf = (routePath) => (routePath === '/404' ? '404.html' : routePath.slice(1) + 'index.html');

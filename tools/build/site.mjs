@@ -1,0 +1,89 @@
+// Every file of the site, built in memory: static files, the page bundle and its licences, the
+// SBOM, each screen's prerendered HTML, the precache manifest and sw.js, the host's headers file
+// and audit.json, with each file's precompressed copies.
+import { HEADERS_FILE, headersFile } from '../headers.mjs';
+import { sri } from '../sri.mjs';
+import { buildApp } from './app-bundle.mjs';
+import { auditAndCompress } from './audit.mjs';
+import { htmlFileOf, renderHtml } from './html.mjs';
+import { prerender } from './prerender.mjs';
+import { readProject } from './project.mjs';
+import { SBOM_FILE, sbom } from './sbom.mjs';
+import { staticFiles } from './static-files.mjs';
+import { buildServiceWorker } from './worker.mjs';
+
+/** @typedef {import('./audit.mjs').AuditEntry} AuditEntry */
+/** @typedef {{ name: string, version: string, build: string, files: AuditEntry[] }} Audit */
+
+/**
+ * The site's files (posix path -> Buffer), each one audited and compressed as soon as it is
+ * added: the page bundle's compression (the longest) runs on the thread pool while the rest of
+ * the site is made.
+ */
+function siteFiles() {
+  /** @type {Map<string, Buffer>} */
+  const files = new Map();
+  /** @type {Map<string, ReturnType<typeof auditAndCompress>>} */
+  const audits = new Map();
+  return {
+    files,
+    /**
+     * @param {string} file
+     * @param {Buffer} contents
+     */
+    add(file, contents) {
+      files.set(file, contents);
+      audits.set(file, auditAndCompress(file, contents));
+    },
+    /** Every file's { entry, copies }, in the order the files were added. */
+    audited: () => Promise.all([...files.keys()].map((file) => /** @type {ReturnType<typeof auditAndCompress>} */ (audits.get(file)))),
+  };
+}
+
+/**
+ * Builds every file of the site in memory: Map of posix path -> Buffer, and its audit.
+ * @param {string} root
+ * @param {{ preact: boolean, killSwitch: boolean, base: string }} opts
+ * @returns {Promise<{ files: Map<string, Buffer>, audit: Audit, budgets: Record<string, number>, appGzip: number | null }>}
+ */
+export async function buildSite(root, opts) {
+  const { template, manifestTemplate, screens, pkg, identity, networkOnly, budgets } = await readProject(root, { base: opts.base });
+  // The page bundle and the prerendering are independent: both at once, in esbuild's process.
+  const [statics, assets, bodies] = await Promise.all([
+    staticFiles(root, manifestTemplate, identity),
+    buildApp({ root, preact: opts.preact, dev: false, identity }),
+    prerender({ root, preact: opts.preact, identity, paths: screens.map((route) => route.path) }),
+  ]);
+  const site = siteFiles();
+  for (const [file, contents] of statics) site.add(file, contents);
+  for (const asset of assets) site.add(asset.path, asset.contents);
+  // Precached like licenses.txt: /about links it, and the link works offline too.
+  site.add(SBOM_FILE, await sbom({ root, metafile: assets.metafile, pkg, build: opts.preact ? 'preact' : 'react' }));
+  // Stylesheets first so the first paint is styled; module scripts are deferred anyway.
+  const pageAssets = [...assets.filter((a) => a.path.endsWith('.css')), ...assets.filter((a) => a.path.endsWith('.js'))];
+  for (const route of screens) {
+    const html = renderHtml(template, { title: route.title, appTitle: identity.__APP_TITLE__, base: opts.base, assets: pageAssets, body: bodies.get(route.path) });
+    site.add(htmlFileOf(route.path), Buffer.from(html));
+  }
+
+  const hashes = [...site.files].map(([file, contents]) => ({ path: file, sha384: sri(contents) }));
+  const { worker, manifest, version } = await buildServiceWorker({ root, entries: hashes, appDefines: identity, networkOnly, killSwitch: opts.killSwitch });
+  site.add('precache.json', manifest);
+  site.add('sw.js', worker);
+  // The host's own configuration (Netlify, Cloudflare Pages): after every file it names, outside the precache.
+  site.add(HEADERS_FILE, Buffer.from(headersFile([...site.files.keys(), 'audit.json'], opts.base)));
+  const audited = await site.audited();
+  const audit = {
+    name: pkg.name,
+    version,
+    build: opts.preact ? 'preact' : 'react',
+    files: audited.map(({ entry }) => entry).sort((a, b) => (a.path < b.path ? -1 : 1)),
+  };
+  site.add('audit.json', Buffer.from(JSON.stringify(audit, null, 2) + '\n'));
+  // Precompressed copies go beside the files, outside the audit and the precache (same bytes, encoded).
+  const { files } = site;
+  for (const { copies } of await site.audited()) {
+    for (const [file, contents] of copies) files.set(file, contents);
+  }
+  return { files, audit, budgets, appGzip: assets.appGzip };
+}

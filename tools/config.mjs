@@ -1,0 +1,107 @@
+// The project's configuration, read and checked in one place, once per build: package.json (the
+// app's name and display name, the budgets, the network-only paths), the base path the site is
+// served under (--base), and the screens (the routes, with the not-found page). Everything the
+// build, the dev loop and the tests derive from it (the defines: tools/defines.mjs) comes from here.
+import { BuildError } from './build-error.mjs';
+import { parseJson, readRequired } from './project-files.mjs';
+import { listScreens } from './screens.mjs';
+
+/**
+ * The parts of package.json the tools read; unchecked until readConfig() checks them.
+ * @typedef {{ name?: unknown, displayName?: unknown, version?: string, budgets?: Record<string, number>, networkOnly?: unknown }} PackageJson
+ */
+
+/**
+ * One screen of the app: the route path it is served under (with its trailing slash, '/404' for
+ * 404.html) and its title.
+ * @typedef {{ path: string, title: string }} Screen
+ */
+
+/**
+ * The app's name constants, as esbuild `define`s them (src/app-name.ts).
+ * @typedef {{ __APP_NAME__: string, __APP_TITLE__: string, __BASE__: string }} Identity
+ */
+
+/**
+ * The checked configuration of one build.
+ * @typedef {object} Config
+ * @property {PackageJson & { name: string }} pkg package.json as read (its name checked)
+ * @property {Identity} identity the name, display name and base
+ * @property {string[]} networkOnly path prefixes the worker never answers for
+ * @property {Record<string, number>} budgets gzip budgets in bytes, by group
+ * @property {Screen[]} screens every screen, the not-found page last
+ */
+
+/**
+ * The app's name constants from package.json, for esbuild `define` in the page and the worker
+ * (src/app-name.ts): `name` is the id behind every cache, channel and storage key; `displayName`
+ * (optional) is what people read. Throws a one-line BuildError for a name that cannot serve.
+ * @param {PackageJson} pkg
+ * @param {string} [base]
+ * @returns {Identity}
+ */
+export function appIdentity(pkg, base = '/') {
+  if (typeof pkg.name !== 'string' || !/^[a-z0-9][a-z0-9._-]*$/.test(pkg.name))
+    throw new BuildError('package.json "name" must be lowercase letters, digits, ".", "_" or "-" (it names caches and storage keys)');
+  const title = pkg.displayName ?? pkg.name;
+  if (typeof title !== 'string' || !title.trim()) throw new BuildError('package.json "displayName" must be a non-empty string');
+  return { __APP_NAME__: pkg.name, __APP_TITLE__: title, __BASE__: checkedBase(base) };
+}
+
+/**
+ * The path the site is served under (`--base`): `/` or `/some/path/`, starting and ending with a
+ * slash, as every URL of the app is built by appending to it. Anything else is a one-line error.
+ * @param {unknown} base
+ * @returns {string}
+ */
+export function checkedBase(base) {
+  if (typeof base !== 'string' || !/^\/([A-Za-z0-9._~-]+\/)*$/.test(base)) throw new BuildError(`--base must start and end with "/" and hold only plain path segments (for example /my-app/), not ${JSON.stringify(base)}`);
+  return base;
+}
+
+/**
+ * Checks package.json `networkOnly` (path prefixes the worker never answers for: ACME,
+ * server-side pages); returns the list, [] when absent.
+ * @param {PackageJson} pkg
+ * @returns {string[]}
+ */
+export function networkOnlyOf(pkg) {
+  const prefixes = pkg.networkOnly ?? [];
+  const valid = Array.isArray(prefixes) && prefixes.every((prefix) => typeof prefix === 'string' && prefix.startsWith('/'));
+  if (!valid) throw new BuildError('package.json "networkOnly" must be a list of path prefixes starting with "/"');
+  return prefixes;
+}
+
+/**
+ * The app's screens: one per file of src/ui/screens/ (tools/screens.mjs), plus the not-found page
+ * '/404' (404.html).
+ * @param {string} root
+ * @returns {Promise<Screen[]>}
+ */
+export async function readScreens(root) {
+  const routes = listScreens(root).map(({ path: routePath, title }) => ({ path: routePath, title }));
+  return [...routes, { path: '/404', title: 'Not found' }];
+}
+
+/**
+ * Reads package.json as it is, checked for nothing but being JSON.
+ * @param {string} root
+ * @returns {Promise<PackageJson>}
+ */
+export async function readPackageJson(root) {
+  return /** @type {PackageJson} */ (parseJson(await readRequired(root, 'package.json'), 'package.json'));
+}
+
+/**
+ * Reads and checks the project's configuration: the screens, then package.json and the names
+ * and settings in it, for a site served under `base`.
+ * @param {string} root
+ * @param {{ base?: string }} [options]
+ * @returns {Promise<Config>}
+ */
+export async function readConfig(root, { base = '/' } = {}) {
+  const screens = await readScreens(root);
+  const pkg = await readPackageJson(root);
+  const identity = appIdentity(pkg, base);
+  return { pkg: { ...pkg, name: identity.__APP_NAME__ }, identity, networkOnly: networkOnlyOf(pkg), budgets: pkg.budgets ?? {}, screens };
+}

@@ -1,0 +1,42 @@
+// The one test bundler: test files bundled by esbuild with the build's constants, for Node
+// (packages stay external) or for the browser. tools/test.mjs and tools/engines.mjs both use it.
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import { esbuild } from './build/bundle.mjs';
+import { listFiles } from './build/list-files.mjs';
+import { appIdentity, readPackageJson } from './config.mjs';
+import { pageDefines } from './defines.mjs';
+import { screensPlugin } from './screens.mjs';
+
+/**
+ * Bundles every *.test.ts(x) under test/`dir` whose path contains `grep` into `outdir` (emptied
+ * first), with the constants a production build defines (the app's names from package.json, at
+ * the root path); returns the bundled files, [] when none matches.
+ * @param {{ root: string, dir: string, outdir: string, grep?: string, platform?: 'node' | 'browser', alias?: Record<string, string> }} options
+ * @returns {Promise<string[]>}
+ */
+export async function bundleTests({ root, dir, outdir, grep = '', platform = 'node', alias = {} }) {
+  const src = path.join(root, 'test', dir);
+  const entries = (await listFiles(src)).filter((f) => /\.test\.tsx?$/.test(f) && f.includes(grep)).map((f) => path.join(src, f));
+  await fs.rm(outdir, { recursive: true, force: true });
+  if (!entries.length) return [];
+  const identity = appIdentity(await readPackageJson(root));
+  await esbuild.build({
+    entryPoints: entries,
+    outdir,
+    outbase: src,
+    bundle: true,
+    platform,
+    format: 'esm',
+    target: platform === 'node' ? 'node20' : 'es2020',
+    packages: platform === 'node' ? 'external' : undefined,
+    alias,
+    jsx: 'automatic',
+    sourcemap: 'inline',
+    outExtension: { '.js': '.mjs' },
+    define: pageDefines({ dev: false, identity }),
+    logLevel: 'error',
+    plugins: [screensPlugin(root)],
+  });
+  return entries.map((e) => path.join(outdir, path.relative(src, e).replace(/\.tsx?$/, '.mjs')));
+}
