@@ -123,6 +123,8 @@ const broken: [string, (d: string) => void, RegExp, string[]?][] = [
   ['a "networkOnly" entry that is not a path', (d) => writeFileSync(path.join(d, 'package.json'), JSON.stringify({ ...JSON.parse(readFileSync(path.join(d, 'package.json'), 'utf8')), networkOnly: ['api/'] })), /^build failed: package\.json "networkOnly" must be a list of path prefixes starting with "\/"$/],
   ['a screen file without a title', (d) => writeFileSync(path.join(d, 'src/ui/screens/help.tsx'), 'export const navOrder = 9;\nexport default function Help() {\n  return null;\n}\n'), /^build failed: src\/ui\/screens\/help\.tsx has no title: add `export const title = 'Its title';`/],
   ['a screen file whose name is no URL segment', (d) => writeFileSync(path.join(d, 'src/ui/screens/Help Me.tsx'), "export const title = 'Help';\nexport const navOrder = 9;\nexport default function Help() {\n  return null;\n}\n"), /^build failed: src\/ui\/screens\/Help Me\.tsx: a screen's file name is its URL/],
+  ['an icon the page and the manifest name that static/ lacks', (d) => rmSync(path.join(d, 'static/icons/icon-192.png')), /^build failed: (static\/index\.html \(or a screen\)|static\/manifest\.webmanifest) names \/icons\/icon-192\.png, but the build writes no icons\/icon-192\.png \(add it to static\/, or fix the reference\)$/],
+  ['a manifest icon that static/ lacks', (d) => writeFileSync(path.join(d, 'static/manifest.webmanifest'), readFileSync(path.join(d, 'static/manifest.webmanifest'), 'utf8').replace('/icons/icon-512.png', '/icons/icon-1024.png')), /^build failed: static\/manifest\.webmanifest names \/icons\/icon-1024\.png, but the build writes no icons\/icon-1024\.png/],
   ['broken JSON in package.json', (d) => writeFileSync(path.join(d, 'package.json'), '{ "name": '), /^build failed: package\.json is not valid JSON/],
 ];
 for (const [what, breakIt, message, flags = []] of broken) {
@@ -142,8 +144,8 @@ test('rejects an unknown flag with one line naming it', () => {
   assert.match(r.stderr, /^build failed: unknown option --nope \(expected .*--preact/);
 });
 
-test('refuses a --base that does not start and end with "/" with one line, and writes no dist/', () => {
-  for (const base of ['my-app/', '/my-app', '/my app/']) {
+test('refuses a --base that does not start and end with "/", or has a "." or ".." segment, with one line, and writes no dist/', () => {
+  for (const base of ['my-app/', '/my-app', '/my app/', '/a/../b/', '/./', '/my-app/../']) {
     const r = build(dir, '--base', base);
     assert.is(r.code, 1, base);
     assert.is(r.stderr, `build failed: --base must start and end with "/" and hold only plain path segments (for example /my-app/), not ${JSON.stringify(base)}`);
