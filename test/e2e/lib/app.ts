@@ -167,7 +167,7 @@ export const variant = (page: Page): Promise<string> => page.evaluate(() => docu
  * and the browser then logs the failure in the page's console (seen once in a full run, reconnect
  * test, Preact build, page not yet controlled by the worker). The app never requests it.
  */
-const isFaviconCutOff = (text: string, url: string): boolean => text.includes('net::ERR_INTERNET_DISCONNECTED') && new URL(url).pathname.endsWith('/icons/icon-192.png');
+const isFaviconCutOff = (text: string, url: string): boolean => text.includes('net::ERR_INTERNET_DISCONNECTED') && /^[^?#]*\/icons\/icon-192\.png$/.test(url);
 
 /**
  * Collects the page's console errors and warnings and its uncaught errors. Left out: Playwright's
