@@ -55,7 +55,10 @@ export function appIdentity(pkg, base = '/') {
  * @returns {string}
  */
 export function checkedBase(base) {
-  if (typeof base !== 'string' || !/^\/([A-Za-z0-9._~-]+\/)*$/.test(base)) throw new BuildError(`--base must start and end with "/" and hold only plain path segments (for example /my-app/), not ${JSON.stringify(base)}`);
+  if (typeof base !== 'string' || !/^\/([A-Za-z0-9._~-]+\/)*$/.test(base))
+    throw new BuildError(
+      `--base must start and end with "/" and hold only plain path segments (for example /my-app/), not ${JSON.stringify(base)}`,
+    );
   return base;
 }
 

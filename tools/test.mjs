@@ -103,7 +103,9 @@ function buildSites() {
  */
 function chromeMissing(suite) {
   if (existsSync(chrome)) return false;
-  console.log(`${suite}: Chromium not found at ${chrome}; install it with \`apt-get update && apt-get install -y chromium\` or set CHROME_PATH`);
+  console.log(
+    `${suite}: Chromium not found at ${chrome}; install it with \`apt-get update && apt-get install -y chromium\` or set CHROME_PATH`,
+  );
   record(suite, 0, 1);
   return true;
 }
@@ -114,7 +116,14 @@ async function browser() {
   const outdir = path.join(cache, 'browser');
   const react = await bundleTests({ root, dir: 'browser', outdir: path.join(outdir, 'react'), grep, platform: 'browser' });
   if (!react.length) return record('browser', 0, 0);
-  await bundleTests({ root, dir: 'browser', outdir: path.join(outdir, 'preact'), grep, platform: 'browser', alias: { react: 'preact/compat', 'react-dom': 'preact/compat' } });
+  await bundleTests({
+    root,
+    dir: 'browser',
+    outdir: path.join(outdir, 'preact'),
+    grep,
+    platform: 'browser',
+    alias: { react: 'preact/compat', 'react-dom': 'preact/compat' },
+  });
   const result = path.join(cache, 'wtr-result.json');
   await fs.rm(result, { force: true });
   const { code } = await run(process.execPath, ['node_modules/@web/test-runner/dist/bin.js', '--config', 'test/browser/wtr.config.mjs'], {
@@ -131,7 +140,9 @@ const ENGINE_TEST = 'engines.test.mjs';
 const DEFAULT_ENGINES = ENGINES;
 
 async function e2e() {
-  console.log('== end-to-end tests (uvu + playwright-core in Chromium against built dist/, test/e2e/; engines.test.ts in Chromium, Firefox and WebKit)');
+  console.log(
+    '== end-to-end tests (uvu + playwright-core in Chromium against built dist/, test/e2e/; engines.test.ts in Chromium, Firefox and WebKit)',
+  );
   const unknown = (enginesAsked ?? []).filter((engine) => !isEngine(engine));
   if (unknown.length) {
     console.log(`unknown engine ${unknown.join(', ')} (expected ${ENGINES.join(', ')})`);
@@ -156,8 +167,12 @@ async function e2e() {
   // the page), and the Chromium files fill the other worker meanwhile.
   const jobs = [
     // engines is empty when there is no engineFile.
-    ...[...engines].reverse().map((engine) => () => runEngineTest({ engine, file: /** @type {string} */ (engineFile), env, capture: true })),
-    ...chromiumFiles.map((file) => () => run(process.execPath, ['--enable-source-maps', 'tools/uvu-run.mjs', file], { capture: true, env })),
+    ...[...engines]
+      .reverse()
+      .map((engine) => () => runEngineTest({ engine, file: /** @type {string} */ (engineFile), env, capture: true })),
+    ...chromiumFiles.map(
+      (file) => () => run(process.execPath, ['--enable-source-maps', 'tools/uvu-run.mjs', file], { capture: true, env }),
+    ),
   ];
   // One process per file, two at a time (these machines have 2 cores); output printed per file.
   let passed = 0;

@@ -86,7 +86,13 @@ function focusPointOf(element: Element): FocusPoint {
 /** Saves where the person is now, for the page that a reload is about to load. */
 export function saveResumePoint(): void {
   const element = elementToResume();
-  const point: ResumePoint = { url: location.href, scrollX: window.scrollX, scrollY: window.scrollY, focus: element ? focusPointOf(element) : null, at: Date.now() };
+  const point: ResumePoint = {
+    url: location.href,
+    scrollX: window.scrollX,
+    scrollY: window.scrollY,
+    focus: element ? focusPointOf(element) : null,
+    at: Date.now(),
+  };
   // A failed write (storage full or off) loses the place, not the text: the text is saved apart.
   save(RESUME_KEY, point, area('sessionStorage'));
 }

@@ -44,7 +44,10 @@ const NOTES_KEY = `${APP_NAME}:notes`;
 const INSTALL_MS = 20_000;
 
 /** Where each navigation lands: the screen's <h1>. The deep link is not a route: the shell renders "Not found". */
-const ROUTES = [...listScreens(process.cwd()).map((screen) => [screen.path, screen.title] as const), ['/notes/2026/a-deep-link?x=1#top', 'Not found'] as const];
+const ROUTES = [
+  ...listScreens(process.cwd()).map((screen) => [screen.path, screen.title] as const),
+  ['/notes/2026/a-deep-link?x=1#top', 'Not found'] as const,
+];
 
 // ---------------------------------------------------------------- reading the page
 
@@ -58,10 +61,12 @@ const firstNote = (tab: Tab) => tab.evaluate(() => document.querySelector<HTMLTe
 const variant = (tab: Tab) => tab.evaluate(() => document.documentElement.dataset.variant ?? '');
 
 /** Kinds of the connectivity log entries kept in the tab's sessionStorage. */
-const logKinds = (tab: Tab) => tab.evaluate((key) => (JSON.parse(sessionStorage.getItem(key) ?? '[]') as { kind: string }[]).map((e) => e.kind), LOG_KEY);
+const logKinds = (tab: Tab) =>
+  tab.evaluate((key) => (JSON.parse(sessionStorage.getItem(key) ?? '[]') as { kind: string }[]).map((e) => e.kind), LOG_KEY);
 
 /** Names of our caches (other apps on the origin would have other prefixes). */
-const ourCaches = (tab: Tab) => tab.evaluate(async (prefix) => (await caches.keys()).filter((k) => k.startsWith(prefix)).sort(), `${APP_NAME}-`);
+const ourCaches = (tab: Tab) =>
+  tab.evaluate(async (prefix) => (await caches.keys()).filter((k) => k.startsWith(prefix)).sort(), `${APP_NAME}-`);
 
 /** The origin's service worker registration, as plain data (null when there is none). */
 const registrationOf = (tab: Tab) =>
@@ -83,7 +88,10 @@ const registrationOf = (tab: Tab) =>
 
 /** The Status screen's value for a row name ("Scope", "State", ...), or null when it is not shown. */
 const statusRow = (tab: Tab, name: string) =>
-  tab.evaluate((row) => [...document.querySelectorAll('dt')].find((dt) => dt.textContent === row)?.nextElementSibling?.textContent ?? null, name);
+  tab.evaluate(
+    (row) => [...document.querySelectorAll('dt')].find((dt) => dt.textContent === row)?.nextElementSibling?.textContent ?? null,
+    name,
+  );
 
 // ---------------------------------------------------------------- counting documents
 
@@ -132,7 +140,8 @@ class Documents {
  * shows is still reported). So it is ignored by its exact text, and only for a precached URL of the
  * host: those the worker answers from CacheStorage, with no network that could fail.
  */
-const FIREFOX_CANCELLED = /^uncaught: Failed to load ‘([^’]+)’\. A ServiceWorker intercepted the request and encountered an unexpected error\.$/;
+const FIREFOX_CANCELLED =
+  /^uncaught: Failed to load ‘([^’]+)’\. A ServiceWorker intercepted the request and encountered an unexpected error\.$/;
 
 /** The console errors of a tab that are the app's (or real failures), not engine noise. */
 async function problemsOf(tab: Tab, precachedUrls: string[]): Promise<string[]> {
@@ -270,7 +279,11 @@ for (const [index, build] of BUILDS.entries()) {
       await until(`${p} to render "${title}"`, async () => (await heading(tab)) === title);
     }
     const asked = requestsSince(host, from);
-    assert.equal(asked.filter((u) => precached.includes(u.split(/[?#]/)[0])), [], `precached files fetched again: ${asked.join(', ')}`);
+    assert.equal(
+      asked.filter((u) => precached.includes(u.split(/[?#]/)[0])),
+      [],
+      `precached files fetched again: ${asked.join(', ')}`,
+    );
 
     // Then the server down and the browser offline: nothing can come from the network.
     await goOffline(tab);
@@ -300,7 +313,10 @@ for (const [index, build] of BUILDS.entries()) {
     await goOnline();
     // The reload comes ≥ 1 s after the page sees `online` (stable network, then the probe).
     await until('the reload', async () => (await documents.sample(), documents.reloads >= 1), browser.networkLagMs + 10_000);
-    await until('the reloaded page to show the note', async () => (await documents.sample(), (await firstNote(tab)) === 'typed while offline'));
+    await until(
+      'the reloaded page to show the note',
+      async () => (await documents.sample(), (await firstNote(tab)) === 'typed while offline'),
+    );
     await assertOneReconnectReload(tab, documents);
     await assertNoProblems(tab);
   });
@@ -372,7 +388,8 @@ for (const [index, build] of BUILDS.entries()) {
       if (typed.length === 11) await goOnline();
       if (!waitingSince && typed.length % 5 === 0 && (await logKinds(tab)).includes('reload-waits')) waitingSince = Date.now();
       if (waitingSince && Date.now() - waitingSince > 2500) break;
-      if (typed.length > 400) throw new Error(`typed ${typed.length} keys and the page never logged that its reload waits: ${(await logKinds(tab)).join(', ')}`);
+      if (typed.length > 400)
+        throw new Error(`typed ${typed.length} keys and the page never logged that its reload waits: ${(await logKinds(tab)).join(', ')}`);
     }
     // The reload was due before these keys: none of them met a page that was going away.
     await documents.sample();
@@ -381,13 +398,21 @@ for (const [index, build] of BUILDS.entries()) {
     assert.is(await firstNote(tab), text, 'every key in the note before the reload');
     const lastKeyAt = Date.now();
     await until('the reload after the pause', async () => (await documents.sample(), documents.reloads >= 1), 15_000);
-    console.log(`  typing through the reconnect in ${ENGINE} (${build}): ${typed.length} keys, reload ${Date.now() - lastKeyAt} ms or less after the last one`);
+    console.log(
+      `  typing through the reconnect in ${ENGINE} (${build}): ${typed.length} keys, reload ${Date.now() - lastKeyAt} ms or less after the last one`,
+    );
     await until('the reloaded page to show the note', async () => (await documents.sample(), (await firstNote(tab)) === text));
     // The resume point: the same note focused, the caret after the last key.
     const caret = await until('the note to have the focus again', () =>
       tab.evaluate(() => {
         const active = document.activeElement as HTMLTextAreaElement | null;
-        return active?.matches('.notes textarea') ? { label: document.querySelector(`label[for="${active.id}"]`)?.textContent, start: active.selectionStart, end: active.selectionEnd } : null;
+        return active?.matches('.notes textarea')
+          ? {
+              label: document.querySelector(`label[for="${active.id}"]`)?.textContent,
+              start: active.selectionStart,
+              end: active.selectionEnd,
+            }
+          : null;
       }),
     );
     assert.equal(caret, { label: 'Note 1', start: text.length, end: text.length });
@@ -510,7 +535,11 @@ for (const [index, build] of BUILDS.entries()) {
     await tab.goto(url('/about/'));
     await until('/about/ to render', async () => (await heading(tab)) === 'What this app ships');
     await until('the entries back in the cache', async () => (await cachedSri(tab, evicted)).every(Boolean));
-    assert.equal(await cachedSri(tab, evicted), evicted.map((u) => manifest[u]), 'the bytes the build hashed');
+    assert.equal(
+      await cachedSri(tab, evicted),
+      evicted.map((u) => manifest[u]),
+      'the bytes the build hashed',
+    );
     await until('/about/ to finish loading', async () => !(await tab.text()).includes('…'));
     await tab.goto(url('/status/'));
     await until('/status/ to verify every file', async () => /(\d+) of \1 files verified/.test(await tab.text()));
@@ -530,7 +559,9 @@ for (const [index, build] of BUILDS.entries()) {
     // evaluate() runs in the page's own JS world, not an isolated one: it sees the expando that
     // React (`__reactContainer$…`) or Preact (`__k`) put on #root. WebKit's page-side hooks
     // (lib/webkit.ts) rely on it to see the app's console.error.
-    const world = await tab.evaluate(() => Object.keys(document.getElementById('root') ?? {}).some((k) => k.startsWith('__react') || k === '__k'));
+    const world = await tab.evaluate(() =>
+      Object.keys(document.getElementById('root') ?? {}).some((k) => k.startsWith('__react') || k === '__k'),
+    );
     assert.ok(world, "evaluate() shares the page's JS world");
     // The control: an error and an exception the test causes are collected, so the empty list above
     // is a finding, not a blind spot. WebKit shows less than the others: WebDriver gives it no console
@@ -550,8 +581,15 @@ for (const [index, build] of BUILDS.entries()) {
       // The Firefox rule in problemsOf() is narrow: a real failure of the worker's answer (a file it
       // does not cache, with the server down) is still an error.
       await host.pause();
-      await tab.evaluate(() => fetch('/not-precached.txt').then(() => undefined, () => undefined));
-      await until('Firefox to report the failed interception', async () => (await problemsOf(tab, precachedUrls())).some((p) => p.includes('FetchEvent.respondWith() that rejected')));
+      await tab.evaluate(() =>
+        fetch('/not-precached.txt').then(
+          () => undefined,
+          () => undefined,
+        ),
+      );
+      await until('Firefox to report the failed interception', async () =>
+        (await problemsOf(tab, precachedUrls())).some((p) => p.includes('FetchEvent.respondWith() that rejected')),
+      );
     }
   });
 

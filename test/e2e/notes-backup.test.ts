@@ -13,7 +13,8 @@ import { shareChromium, type Shared } from './lib/suite';
 import { until, WAIT } from './lib/wait';
 
 /** The texts in the note editors, in order. */
-const shownNotes = (page: Page): Promise<string[]> => page.getByRole('textbox').evaluateAll((editors) => editors.map((editor) => (editor as HTMLTextAreaElement).value));
+const shownNotes = (page: Page): Promise<string[]> =>
+  page.getByRole('textbox').evaluateAll((editors) => editors.map((editor) => (editor as HTMLTextAreaElement).value));
 
 /** The backup section's live region. */
 const backupStatus = (page: Page) => page.getByRole('region', { name: 'Backup' }).getByRole('status');
@@ -48,7 +49,9 @@ for (const build of BUILDS) {
     const stored = await page.evaluate((key) => localStorage.getItem(key), `${APP_NAME}:notes`);
     await context.setOffline(true);
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download a backup' }).click()]);
-    const today = await page.evaluate(() => [new Date().getFullYear(), new Date().getMonth() + 1, new Date().getDate()].map((n) => String(n).padStart(2, '0')).join('-'));
+    const today = await page.evaluate(() =>
+      [new Date().getFullYear(), new Date().getMonth() + 1, new Date().getDate()].map((n) => String(n).padStart(2, '0')).join('-'),
+    );
     assert.is(download.suggestedFilename(), `${APP_NAME}-notes-${today}.json`);
     const file = readFileSync(await download.path());
     const backup = JSON.parse(file.toString());
@@ -99,9 +102,21 @@ for (const build of BUILDS) {
     await writeTwoNotes(page);
     const before = await savedNotes(page);
     const refusals: [string, Buffer, string][] = [
-      ['broken.json', Buffer.from('{"format": "notes-backup", "version": 1, "notes": ['), 'This file is not a notes backup: it is not valid JSON.'],
-      ['later.json', Buffer.from(JSON.stringify({ format: 'notes-backup', version: 2, notes: [] })), 'This backup has format version 2; this app reads version 1.'],
-      ['types.json', Buffer.from(JSON.stringify({ format: 'notes-backup', version: 1, notes: [{ id: 'a', text: 42, at: 1 }] })), 'This backup is damaged: note 1 has no text.'],
+      [
+        'broken.json',
+        Buffer.from('{"format": "notes-backup", "version": 1, "notes": ['),
+        'This file is not a notes backup: it is not valid JSON.',
+      ],
+      [
+        'later.json',
+        Buffer.from(JSON.stringify({ format: 'notes-backup', version: 2, notes: [] })),
+        'This backup has format version 2; this app reads version 1.',
+      ],
+      [
+        'types.json',
+        Buffer.from(JSON.stringify({ format: 'notes-backup', version: 1, notes: [{ id: 'a', text: 42, at: 1 }] })),
+        'This backup is damaged: note 1 has no text.',
+      ],
       ['huge.json', Buffer.alloc(5 * 1024 * 1024 + 1, ' '), 'This file is larger than 5 MB, so it is not a notes backup.'],
     ];
     for (const [name, buffer, reason] of refusals) {
@@ -120,7 +135,10 @@ for (const build of BUILDS) {
     const before = await savedNotes(page);
     await fillLocalStorage(page);
     const big = { format: 'notes-backup', version: 1, notes: [{ id: 'big', text: 'a long note '.repeat(2000), at: 1 }] };
-    assert.is(await restore(page, { name: 'big.json', buffer: Buffer.from(JSON.stringify(big)) }), 'Not restored: storage is full. Nothing was changed; make room and try again.');
+    assert.is(
+      await restore(page, { name: 'big.json', buffer: Buffer.from(JSON.stringify(big)) }),
+      'Not restored: storage is full. Nothing was changed; make room and try again.',
+    );
     assert.equal(await savedNotes(page), before);
     assert.equal(await shownNotes(page), before);
     await context.close();

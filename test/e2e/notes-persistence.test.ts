@@ -49,7 +49,11 @@ async function grantPersistentStorage(context: BrowserContext, page: Page, origi
   const { targetInfo } = await devtools.send('Target.getTargetInfo');
   await devtools.detach();
   const browserSession = await context.browser()!.newBrowserCDPSession();
-  await browserSession.send('Browser.grantPermissions', { permissions: ['durableStorage'], origin, browserContextId: targetInfo.browserContextId });
+  await browserSession.send('Browser.grantPermissions', {
+    permissions: ['durableStorage'],
+    origin,
+    browserContextId: targetInfo.browserContextId,
+  });
   return browserSession;
 }
 
@@ -57,7 +61,10 @@ for (const build of BUILDS) {
   const test = suite<Shared>(`notes persistence (${build.name})`);
   shareChromium(test, () => startHost('preview', site(build.name, 'v1')));
 
-  test('not asked on load; after the first save only the permission is looked at (Chromium says "prompt"), so nothing asks; the button does', async ({ browser, host }) => {
+  test('not asked on load; after the first save only the permission is looked at (Chromium says "prompt"), so nothing asks; the button does', async ({
+    browser,
+    host,
+  }) => {
     const context = await freshContext(browser);
     await spyOnPersistence(context);
     const page = await context.newPage();

@@ -19,7 +19,10 @@ for (const build of BUILDS) {
   const test = suite<Shared>(`notes, bad storage (${build.name})`);
   shareChromium(test, () => startHost('preview', site(build.name, 'v1')));
 
-  test('a full storage shows "Not saved: storage is full", keeps the text on screen, and saves once there is room', async ({ browser, host }) => {
+  test('a full storage shows "Not saved: storage is full", keeps the text on screen, and saves once there is room', async ({
+    browser,
+    host,
+  }) => {
     const context = await freshContext(browser);
     const page = await context.newPage();
     await openNotes(page, host.url);
@@ -68,13 +71,25 @@ for (const build of BUILDS) {
     // Chromium's "block all site data" setting, as a user or policy sets it.
     const chromium = await launchWithProfile((profile) => {
       mkdirSync(path.join(profile, 'Default'));
-      writeFileSync(path.join(profile, 'Default', 'Preferences'), JSON.stringify({ profile: { default_content_setting_values: { cookies: 2 } } }));
+      writeFileSync(
+        path.join(profile, 'Default', 'Preferences'),
+        JSON.stringify({ profile: { default_content_setting_values: { cookies: 2 } } }),
+      );
     });
     try {
       const { context } = chromium;
       const page = context.pages()[0] ?? (await context.newPage());
       await openNotes(page, host.url);
-      assert.ok(await page.evaluate(() => { try { return !localStorage; } catch { return true; } }), 'storage really is blocked');
+      assert.ok(
+        await page.evaluate(() => {
+          try {
+            return !localStorage;
+          } catch {
+            return true;
+          }
+        }),
+        'storage really is blocked',
+      );
       assert.match(await notice(page).innerText(), 'keeps no data here');
       await firstNote(page).fill('kept for this session');
       await page.getByRole('button', { name: 'Add note' }).click();
@@ -103,7 +118,11 @@ for (const build of BUILDS) {
     await page.keyboard.press('Tab');
     assert.is(await page.evaluate(() => document.activeElement?.textContent), 'Add note');
     await page.keyboard.press('Enter');
-    await until('focus on the new note', () => page.evaluate(() => document.activeElement?.id.startsWith('note-') && document.activeElement.tagName === 'TEXTAREA'), 2000);
+    await until(
+      'focus on the new note',
+      () => page.evaluate(() => document.activeElement?.id.startsWith('note-') && document.activeElement.tagName === 'TEXTAREA'),
+      2000,
+    );
     await page.keyboard.type('typed without a mouse');
     assert.is(await page.getByRole('textbox', { name: 'Note 2' }).inputValue(), 'typed without a mouse');
     await context.close();

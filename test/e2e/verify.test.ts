@@ -55,7 +55,12 @@ for (const kind of VERIFY_HOSTS) {
       const result = await verify(host.url, site(build.name, 'v1'));
       assert.equal(result.stderr, []);
       assert.equal(result.stdout.length, 1, result.stdout.join('\n'));
-      assert.match(result.stdout[0], new RegExp(`^verify: OK, ${audit(site(build.name, 'v1')).files.length + 1} files of version \\w+ \\(${build.name} build\\) at ${host.url}`));
+      assert.match(
+        result.stdout[0],
+        new RegExp(
+          `^verify: OK, ${audit(site(build.name, 'v1')).files.length + 1} files of version \\w+ \\(${build.name} build\\) at ${host.url}`,
+        ),
+      );
       assert.is(result.code, 0);
     });
   }
@@ -119,7 +124,9 @@ wrong('preview server: sw.js with max-age=600 gives one HEADER line, exit 1', as
   const host = await startHost('preview', dist, {
     intercept: (req, res) => {
       if (req.url !== '/sw.js') return false;
-      res.writeHead(200, { ...headersFor('/sw.js'), 'Cache-Control': 'public, max-age=600', 'Content-Type': 'text/javascript' }).end(readFileSync(path.join(dist, 'sw.js')));
+      res
+        .writeHead(200, { ...headersFor('/sw.js'), 'Cache-Control': 'public, max-age=600', 'Content-Type': 'text/javascript' })
+        .end(readFileSync(path.join(dist, 'sw.js')));
       return true;
     },
   });
@@ -155,7 +162,10 @@ wrong('a sub-path deploy (--base /my-app/) on nginx passes when given its base U
   try {
     const result = await verify(new URL('my-app/', host.url).href, base);
     assert.equal(result.stderr, []);
-    assert.match(result.stdout.join('\n'), new RegExp(`^verify: OK, ${audit(base).files.length + 1} files of version \\w+ \\(react build\\) at ${host.url}my-app/`));
+    assert.match(
+      result.stdout.join('\n'),
+      new RegExp(`^verify: OK, ${audit(base).files.length + 1} files of version \\w+ \\(react build\\) at ${host.url}my-app/`),
+    );
     assert.is(result.code, 0);
   } finally {
     await host.close();

@@ -24,7 +24,8 @@ function recoverTheme(data: unknown): { doc: Theme; lost: boolean } {
 }
 
 /** The later choice wins; at equal times the greater name, so both tabs agree. */
-const mergeTheme = (mine: Theme, theirs: Theme): Theme => (theirs.at > mine.at || (theirs.at === mine.at && theirs.theme > mine.theme) ? theirs : mine);
+const mergeTheme = (mine: Theme, theirs: Theme): Theme =>
+  theirs.at > mine.at || (theirs.at === mine.at && theirs.theme > mine.theme) ? theirs : mine;
 
 const theme = createDeviceDocument<Theme>({ key: THEME_KEY, empty: EMPTY, recover: recoverTheme, merge: mergeTheme, version: 2 });
 
@@ -129,7 +130,7 @@ test('no storage at all: reported once started, and changes still work for the s
   assert.is(theme.getSnapshot().problem, 'unavailable');
 });
 
-test('another tab\'s save is merged in; ours is stored back only when theirs lacks something of ours', async () => {
+test("another tab's save is merged in; ours is stored back only when theirs lacks something of ours", async () => {
   stop = theme.start();
   const other = (value: Theme) => {
     const text = JSON.stringify({ v: 2, ...value });
@@ -150,7 +151,11 @@ test('another tab\'s save is merged in; ours is stored back only when theirs lac
 test('storage events for other keys, removals (no new value) and unreadable values change nothing', () => {
   stop = theme.start();
   choose('mine');
-  for (const init of [{ key: 'something-else', newValue: JSON.stringify({ theme: 'theirs', at: Date.now() + 1 }) }, { key: THEME_KEY }, { key: THEME_KEY, newValue: '{"theme":' }]) {
+  for (const init of [
+    { key: 'something-else', newValue: JSON.stringify({ theme: 'theirs', at: Date.now() + 1 }) },
+    { key: THEME_KEY },
+    { key: THEME_KEY, newValue: '{"theme":' },
+  ]) {
     dom.win.dispatchEvent(new dom.win.StorageEvent('storage', init));
   }
   assert.is(shown(), 'mine');

@@ -20,7 +20,19 @@ export interface FakeDom {
   uninstall(): void;
 }
 
-const GLOBALS = ['window', 'document', 'navigator', 'localStorage', 'sessionStorage', 'location', 'StorageEvent', 'Event', 'HTMLInputElement', 'HTMLTextAreaElement', 'MutationObserver'] as const;
+const GLOBALS = [
+  'window',
+  'document',
+  'navigator',
+  'localStorage',
+  'sessionStorage',
+  'location',
+  'StorageEvent',
+  'Event',
+  'HTMLInputElement',
+  'HTMLTextAreaElement',
+  'MutationObserver',
+] as const;
 const METHODS = ['addEventListener', 'removeEventListener', 'dispatchEvent'] as const;
 
 /** Installs a fresh window (empty storage) and a fake clock starting at `start`. */

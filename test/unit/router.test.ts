@@ -69,9 +69,10 @@ test('clicking the link of the current page pushes no second history entry', () 
 });
 
 test('modified, middle and new-tab clicks, and anchors without href, are left to the browser', () => {
-  for (const init of [{ ctrlKey: true }, { metaKey: true }, { shiftKey: true }, { altKey: true }, { button: 1 }]) assert.not.ok(click('status', init), JSON.stringify(init));
+  for (const init of [{ ctrlKey: true }, { metaKey: true }, { shiftKey: true }, { altKey: true }, { button: 1 }])
+    assert.not.ok(click('status', init), JSON.stringify(init));
   assert.not.ok(click('blank'));
-  assert.not.ok(click("noref"));
+  assert.not.ok(click('noref'));
   assert.is(route.getSnapshot(), '/');
 });
 

@@ -21,8 +21,8 @@ export default function About() {
       {audit.status === 'loaded' && <FilesTable audit={audit.value} />}
       <h2>Licences of bundled code</h2>
       <p>
-        <a href={withBase('/sbom.cdx.json')}>Software bill of materials</a> (CycloneDX JSON): every third-party package in the
-        JavaScript, with its version, licence and hash.
+        <a href={withBase('/sbom.cdx.json')}>Software bill of materials</a> (CycloneDX JSON): every third-party package in the JavaScript,
+        with its version, licence and hash.
       </p>
       <pre className="lic">{textOf(licences)}</pre>
     </>

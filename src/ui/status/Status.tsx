@@ -44,7 +44,9 @@ export function Status() {
         ]}
       />
       <p>
-        <button type="button" onClick={checkForUpdate}>Check for update</button>
+        <button type="button" onClick={checkForUpdate}>
+          Check for update
+        </button>
       </p>
       <h2>Precache check</h2>
       <PrecacheCheck workerState={worker.state} repair={worker.repair} online={online} />
@@ -96,7 +98,11 @@ function ConnectivityLog() {
 }
 
 /** Where the precache check stands: checking, nothing cached, failed (why), or its verdict. */
-type CheckState = { status: 'checking' } | { status: 'empty' } | { status: 'failed'; message: string } | { status: 'done'; verdict: PrecacheVerdict };
+type CheckState =
+  | { status: 'checking' }
+  | { status: 'empty' }
+  | { status: 'failed'; message: string }
+  | { status: 'done'; verdict: PrecacheVerdict };
 
 /**
  * Every file of the build in the cache, its bytes hashed in the page, and what the worker says of
@@ -147,7 +153,10 @@ function precacheCheckContent(check: CheckState): ReactNode {
 }
 
 /** What the page knows of the device's storage: nothing yet, not reported, or an estimate. */
-type StorageReport = { status: 'unknown' } | { status: 'unsupported' } | { status: 'known'; usage: number; quota: number; persisted: boolean };
+type StorageReport =
+  | { status: 'unknown' }
+  | { status: 'unsupported' }
+  | { status: 'known'; usage: number; quota: number; persisted: boolean };
 
 /** Used and quota, and whether the browser keeps our data under storage pressure. */
 function StorageFacts() {
@@ -177,7 +186,9 @@ function StorageFacts() {
       />
       {known && !known.persisted && (
         <p>
-          <button type="button" onClick={() => askToPersist().catch(() => {})}>Keep data on this device</button>
+          <button type="button" onClick={() => askToPersist().catch(() => {})}>
+            Keep data on this device
+          </button>
         </p>
       )}
       <p>Whatever the browser decides, a backup file (on the Notes screen) is what keeps your notes safe.</p>

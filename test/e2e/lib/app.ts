@@ -15,7 +15,11 @@ export interface ScreenVisit {
 }
 
 /** The routes of src/ui/screens/ (tools/screens.mjs), in navigation order: the screens the built sites have. */
-export const ROUTES: ScreenVisit[] = listScreens(process.cwd()).map((screen) => ({ name: screen.name, path: screen.path, h1: screen.title }));
+export const ROUTES: ScreenVisit[] = listScreens(process.cwd()).map((screen) => ({
+  name: screen.name,
+  path: screen.path,
+  h1: screen.title,
+}));
 
 /** A path that is no route: the not-found screen. */
 export const NOT_FOUND: ScreenVisit = { name: 'not-found', path: '/no-such-page', h1: 'Not found' };
@@ -59,7 +63,11 @@ export async function openNotes(page: Page, url: string): Promise<void> {
 /** Stores `texts` as the device's notes (ids n1, n2, …), as the app saves them; the page shows them once loaded again. */
 export const seedNotes = (page: Page, texts: string[]): Promise<void> =>
   page.evaluate(
-    ([key, list]) => localStorage.setItem(key, JSON.stringify({ v: 1, notes: list.map((text, index) => ({ id: `n${index + 1}`, text, at: 1 })), gone: {} })),
+    ([key, list]) =>
+      localStorage.setItem(
+        key,
+        JSON.stringify({ v: 1, notes: list.map((text, index) => ({ id: `n${index + 1}`, text, at: 1 })), gone: {} }),
+      ),
     [`${APP_NAME}:notes`, texts] as const,
   );
 
@@ -76,7 +84,12 @@ export const caretOf = (page: Page): Promise<{ id: string; start: number | null;
  * no field is focused for it), for as long as `more(count)` says so, `count` being the keys
  * pressed so far; resolves to the text typed. The interval paces the typing; it proves nothing.
  */
-export async function typeSteadily(page: Page, intervalMs: number, more: (count: number) => boolean | Promise<boolean>, key = 'k'): Promise<string> {
+export async function typeSteadily(
+  page: Page,
+  intervalMs: number,
+  more: (count: number) => boolean | Promise<boolean>,
+  key = 'k',
+): Promise<string> {
   let typed = '';
   while (await more(typed.length)) {
     await page.keyboard.type(key);
@@ -117,7 +130,8 @@ export const fillLocalStorage = (page: Page): Promise<number> =>
  * of due time (HTML: a timer waits for those set before it with an equal or shorter delay), so
  * every timer the app had already set with a delay up to `ms` (a debounced save) has run by then.
  */
-export const pageTimersDone = (page: Page, ms: number): Promise<void> => page.evaluate((delay) => new Promise<void>((resolve) => setTimeout(resolve, delay)), ms);
+export const pageTimersDone = (page: Page, ms: number): Promise<void> =>
+  page.evaluate((delay) => new Promise<void>((resolve) => setTimeout(resolve, delay)), ms);
 
 /** Counts the page's loads from now on: each reload of the document is one. */
 export function countLoads(page: Page): { readonly n: number } {
@@ -156,7 +170,10 @@ export const cacheNames = (page: Page): Promise<string[]> => page.evaluate(() =>
 
 /** The URL paths stored in one cache, sorted. */
 export const cachedPaths = (page: Page, name: string): Promise<string[]> =>
-  page.evaluate(async (cacheName) => (await (await caches.open(cacheName)).keys()).map((request) => new URL(request.url).pathname).sort(), name);
+  page.evaluate(
+    async (cacheName) => (await (await caches.open(cacheName)).keys()).map((request) => new URL(request.url).pathname).sort(),
+    name,
+  );
 
 /** The variant the page runs: 'v2' for the `v2` test site, '' for this checkout. */
 export const variant = (page: Page): Promise<string> => page.evaluate(() => document.documentElement.dataset.variant ?? '');
@@ -189,8 +206,14 @@ export async function axeViolations(page: Page): Promise<string[]> {
   axeSource ??= readFileSync(path.join(process.cwd(), 'node_modules/axe-core/axe.min.js'), 'utf8');
   if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(axeSource);
   // axe is the global the evaluated source defines; typed loosely on purpose (no @types in the page).
-  const result = await page.evaluate(() => (window as unknown as { axe: { run(): Promise<{ violations: { id: string; help: string; nodes: { target: string[] }[] }[] }> } }).axe.run());
-  return result.violations.map((violation) => `${violation.id}: ${violation.help} (${violation.nodes.map((node) => node.target.join(' ')).join(', ')})`);
+  const result = await page.evaluate(() =>
+    (
+      window as unknown as { axe: { run(): Promise<{ violations: { id: string; help: string; nodes: { target: string[] }[] }[] }> } }
+    ).axe.run(),
+  );
+  return result.violations.map(
+    (violation) => `${violation.id}: ${violation.help} (${violation.nodes.map((node) => node.target.join(' ')).join(', ')})`,
+  );
 }
 
 /** Records every `securitypolicyviolation` of every page of the context, from before any script runs. */
@@ -203,4 +226,3 @@ export async function recordCsp(context: BrowserContext): Promise<void> {
 
 /** The CSP violations recorded in the page so far. */
 export const cspViolations = (page: Page): Promise<string[]> => page.evaluate(() => (window as unknown as { __csp: string[] }).__csp);
-

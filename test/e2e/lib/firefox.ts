@@ -10,7 +10,11 @@ export async function launchFirefox(): Promise<Engine> {
   const missing = missingEngine('firefox');
   if (missing) throw new Error(missing);
   // No prefs needed: 127.0.0.1 is a secure origin and service workers are on by default.
-  const browser: Browser = await puppeteer.launch({ browser: 'firefox', executablePath: engineExecutables('firefox')[0].path, headless: true });
+  const browser: Browser = await puppeteer.launch({
+    browser: 'firefox',
+    executablePath: engineExecutables('firefox')[0].path,
+    headless: true,
+  });
   return {
     name: 'firefox',
     version: (await browser.version()).replace('/', ' '),
