@@ -65,7 +65,7 @@ export function startFocusMemory(): () => void {
 /** The element to come back to: the focused one, or the last text field when the focus left it for a control without an id. */
 function elementToResume(): Element | null {
   const active = document.activeElement;
-  if (active && active.id && active !== document.body) return active;
+  if (active?.id && active !== document.body) return active;
   if (lastTextField?.isConnected && lastTextField.id) return lastTextField;
   return null;
 }

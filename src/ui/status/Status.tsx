@@ -88,6 +88,7 @@ function ConnectivityLog() {
   return (
     <ol className="log">
       {[...log].reverse().map((entry, index) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: entries have no id (two can share time and kind) and a line holds no state
         <li key={index}>
           {formatTime(entry.at)} {LOG_LABELS[entry.kind] ?? entry.kind}
           {entry.detail && `: ${entry.detail}`}
@@ -111,6 +112,8 @@ type CheckState =
 function PrecacheCheck({ workerState, repair, online }: { workerState: string; repair: RepairReport | null; online: boolean }) {
   const audit = useAudit();
   const [check, setCheck] = useState<CheckState>({ status: 'checking' });
+  // biome-ignore lint/correctness/useExhaustiveDependencies(workerState): not read, a trigger: a new worker state can mean a new cache to check
+  // biome-ignore lint/correctness/useExhaustiveDependencies(repair): not read, a trigger: a repair report can mean files were put back
   useEffect(() => {
     if (audit.status !== 'loaded') return;
     // Checks can overlap when reports come quickly: only the latest one may show its verdict.
@@ -164,6 +167,7 @@ function StorageFacts() {
   const asked = useStore(persistence);
   // Read in an effect, never while rendering: the prerendered HTML (no navigator at build time)
   // and the first render in the page must be the same neutral rows. Read again after each ask.
+  // biome-ignore lint/correctness/useExhaustiveDependencies(asked): not read, a trigger: an answer to the ask can change what the browser reports
   useEffect(() => {
     const storage = navigator.storage;
     if (!storage) {
