@@ -113,7 +113,11 @@ async function build(cwd, args) {
 async function runAll(jobs, parallel) {
   const queue = [...jobs];
   const worker = async () => {
-    for (let job; (job = queue.shift()); ) await job();
+    for (;;) {
+      const job = queue.shift();
+      if (!job) return;
+      await job();
+    }
   };
   await Promise.all(Array.from({ length: parallel }, worker));
 }

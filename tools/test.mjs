@@ -7,6 +7,7 @@
 import { existsSync, promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { stripVTControlCharacters } from 'node:util';
 import { chromePath } from './chromium.mjs';
 import { ENGINES, isEngine, runEngineTest } from './engines.mjs';
 import { runInGroup } from './run.mjs';
@@ -56,7 +57,7 @@ const run = (cmd, argv, options = {}) => runInGroup(cmd, argv, { cwd: root, ...o
  * @param {number} code
  */
 function uvuCounts(out, code) {
-  const plain = out.replace(/\x1b\[[0-9;]*m/g, '');
+  const plain = stripVTControlCharacters(out);
   const total = Number(/Total:\s+(\d+)/.exec(plain)?.[1] ?? NaN);
   const passed = Number(/Passed:\s+(\d+)/.exec(plain)?.[1] ?? NaN);
   if (Number.isNaN(total)) return { passed: 0, failed: 1 }; // crashed before uvu could report
@@ -178,7 +179,9 @@ async function e2e() {
   let passed = 0;
   let failed = 0;
   const workers = Array.from({ length: Math.min(2, os.availableParallelism()) }, async () => {
-    for (let job; (job = jobs.shift()); ) {
+    for (;;) {
+      const job = jobs.shift();
+      if (!job) return;
       const { code, out } = await job();
       process.stdout.write(out);
       const counts = uvuCounts(out, code);
