@@ -16,6 +16,7 @@ import {
 import type { Doc, Note } from '../../src/notes/model';
 import { editNote, NOTES_KEY, notes, restoreNotes, startNotes } from '../../src/notes/store';
 import { installDom, tinyStorage, type FakeDom } from './offline-dom';
+import { present } from '../present';
 
 const format = suite('notes backup format');
 const NOTES: Note[] = [
@@ -124,7 +125,11 @@ function countingWrites(storage: Storage, key: string): { storage: Storage; writ
   let writes = 0;
   const counted = new Proxy(storage, {
     get(target, name) {
-      if (name === 'setItem') return (k: string, v: string) => ((writes += k === key ? 1 : 0), target.setItem(k, v));
+      if (name === 'setItem')
+        return (k: string, v: string) => {
+          if (k === key) writes++;
+          target.setItem(k, v);
+        };
       const value = Reflect.get(target, name);
       return typeof value === 'function' ? value.bind(target) : value;
     },
@@ -139,7 +144,7 @@ restoring('the merged notes are written in one setItem, with the pending edits, 
   assert.equal(restoreNotes([{ id: 'b', text: 'restored', at: 3 }]), { added: 1, updated: 0 });
   assert.is(writes(), 1);
   assert.equal(
-    JSON.parse(localStorage.getItem(NOTES_KEY)!).notes.map((note: Note) => note.text),
+    JSON.parse(present(localStorage.getItem(NOTES_KEY), 'the notes in localStorage')).notes.map((note: Note) => note.text),
     ['typed, not saved yet', 'restored'],
   );
   assert.equal(

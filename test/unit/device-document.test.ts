@@ -6,6 +6,7 @@ import * as assert from 'uvu/assert';
 import { createDeviceDocument } from '../../src/offline/device-document';
 import { flushAll } from '../../src/offline/flush';
 import { installDom, tinyStorage, type FakeDom } from './offline-dom';
+import { present } from '../present';
 
 /** The second kind of stored data: a colour theme, and when it was chosen. */
 interface Theme {
@@ -195,7 +196,7 @@ test('two kinds of stored data side by side: each its own key, saves and events'
   counter.change({ count: 2 });
   choose('dark');
   flushAll();
-  assert.equal(JSON.parse(localStorage.getItem('test-app:counter')!), { v: 1, count: 2 });
+  assert.equal(JSON.parse(present(localStorage.getItem('test-app:counter'), 'the document in localStorage')), { v: 1, count: 2 });
   assert.is(stored().theme, 'dark');
   const text = JSON.stringify({ v: 1, count: 7 });
   dom.win.dispatchEvent(new dom.win.StorageEvent('storage', { key: 'test-app:counter', newValue: text }));

@@ -174,7 +174,7 @@ test('storage full, then room again in the same session: the pending text is sav
           target.setItem(k, v);
         };
       const v = Reflect.get(target, key);
-      return typeof v == 'function' ? v.bind(target) : v;
+      return typeof v === 'function' ? v.bind(target) : v;
     },
   });
   stop = startNotes({ storage: s });

@@ -8,6 +8,7 @@ import { connectivityLog, startConnectivity } from '../../src/offline/connectivi
 import { startQuietMomentWatch } from '../../src/offline/quiet-moment';
 import { GUARD_KEY, startReconnect, type ReconnectOptions } from '../../src/offline/reconnect';
 import { installDom, type FakeDom } from './offline-dom';
+import { present } from '../present';
 
 const test = suite('reconnect policy');
 let dom: FakeDom;
@@ -139,7 +140,7 @@ test('the probe backoff stops growing at 30 s: a dead network is asked twice a m
   const gaps = probes.slice(1).map((p, i) => p - probes[i]);
   assert.equal(gaps.slice(0, 5), [1000, 2000, 4000, 8000, 16000]);
   assert.ok(
-    gaps.slice(5).every((g) => g == 30_000),
+    gaps.slice(5).every((g) => g === 30_000),
     `gaps ${gaps}`,
   );
   assert.equal(reloads, []);
@@ -267,7 +268,7 @@ test('saves what the user typed (a save still pending) before it reloads', async
   await dom.tick(1000);
   stopNotes();
   assert.ok(storedAtReload, 'reloaded, with the notes in storage');
-  assert.is(JSON.parse(storedAtReload!).notes[0].text, 'typed offline, up to the last keystroke');
+  assert.is(JSON.parse(present(storedAtReload, 'the notes stored at the reload')).notes[0].text, 'typed offline, up to the last keystroke');
 });
 
 test.run();

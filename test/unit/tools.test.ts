@@ -69,7 +69,8 @@ function firstCycle(graph: Map<string, string[]>): string[] | undefined {
 function reachable(graph: Map<string, string[]>, entry: string): Set<string> {
   const seen = new Set<string>();
   const queue = [entry];
-  for (let file; (file = queue.shift()); ) {
+  // A for...of over an array also visits what is pushed while it runs: a breadth-first walk.
+  for (const file of queue) {
     if (seen.has(file)) continue;
     seen.add(file);
     queue.push(...(graph.get(file) ?? []));
