@@ -9,6 +9,7 @@ import { countLoads, ROUTES, statusFact } from './lib/app';
 import { freshContext, launchChromium } from './lib/browser';
 import { cleanup, copySources } from './lib/site';
 import { until } from './lib/wait';
+import { present } from '../present';
 
 /** Runs `node build.mjs` in `dir`; returns its exit code (null if a signal ended it, named in stderr) and output. */
 function build(dir: string, ...args: string[]) {
@@ -267,7 +268,7 @@ for (const flags of [[], ['--preact']])
       const footer = async () => (await page.locator('footer').textContent())?.split(' Nothing leaves')[0];
       let page: Page;
       try {
-        const url = (await until('the URL', () => /serving .* on (http:\/\/127\.0\.0\.1:\d+\/)/.exec(out)?.[1], 30_000))!;
+        const url = present(await until('the URL', () => /serving .* on (http:\/\/127\.0\.0\.1:\d+\/)/.exec(out)?.[1], 30_000), 'the URL');
         page = await (await freshContext(browser)).newPage();
         const loads = countLoads(page);
         await page.goto(url); // resolves after `load`, when a production page registers its worker

@@ -9,6 +9,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { startHost, type Host, type HostKind } from './lib/hosts';
 import { audit, BUILDS, site } from './lib/site';
+import { present } from '../present';
 
 /** What one request got: status, headers (lower-case names), and the body as sent (not decoded). */
 interface Answer {
@@ -50,7 +51,7 @@ function parseHeadersFile(text: string): Rule[] {
     }
     const colon = line.indexOf(':');
     assert.ok(/^\s+\S/.test(line) && colon > 0 && rules.length > 0, `a header line belongs to a rule: ${JSON.stringify(line)}`);
-    rules.at(-1)!.headers.push([line.slice(0, colon).trim(), line.slice(colon + 1).trim()]);
+    present(rules.at(-1), 'a rule before the header line').headers.push([line.slice(0, colon).trim(), line.slice(colon + 1).trim()]);
   }
   return rules;
 }
@@ -119,7 +120,10 @@ for (const build of BUILDS) {
       host,
     }) => {
       const files = audit(dir).files.map((file) => file.path);
-      const script = files.find((file) => /^assets\/app-\w+\.js$/.test(file))!;
+      const script = present(
+        files.find((file) => /^assets\/app-\w+\.js$/.test(file)),
+        'the app script in the audit',
+      );
       for (const urlPath of ['/sw.js', '/', '/index.html', '/status/', '/about/', '/404.html'])
         assert.is((await get(host, urlPath)).headers['cache-control'], 'no-cache', urlPath);
       const asset = await get(host, '/' + script);

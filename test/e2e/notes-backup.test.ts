@@ -5,12 +5,13 @@ import { readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { fillLocalStorage, firstNote, openInstalled, openNotes, savedNotes, watchConsole } from './lib/app';
+import { fillLocalStorage, firstNote, openInstalled, openNotes, savedNotes, watchConsole, shownText } from './lib/app';
 import { freshContext } from './lib/browser';
 import { startHost } from './lib/hosts';
 import { APP_NAME, BUILDS, site } from './lib/site';
 import { shareChromium, type Shared } from './lib/suite';
 import { until, WAIT } from './lib/wait';
+import { present } from '../present';
 
 /** The texts in the note editors, in order. */
 const shownNotes = (page: Page): Promise<string[]> =>
@@ -21,10 +22,10 @@ const backupStatus = (page: Page) => page.getByRole('region', { name: 'Backup' }
 
 /** Chooses a file for "Restore from a backup" and waits until the page says what it did. */
 async function restore(page: Page, file: { name: string; buffer: Buffer }): Promise<string> {
-  const before = await backupStatus(page).innerText();
+  const before = await shownText(backupStatus(page));
   await page.getByLabel('Restore from a backup').setInputFiles({ ...file, mimeType: 'application/json' });
   return until('the outcome of the restore', async () => {
-    const now = await backupStatus(page).innerText();
+    const now = await shownText(backupStatus(page));
     return now !== before ? now : '';
   });
 }
@@ -56,7 +57,7 @@ for (const build of BUILDS) {
     const file = readFileSync(await download.path());
     const backup = JSON.parse(file.toString());
     assert.equal([backup.format, backup.version], ['notes-backup', 1]);
-    assert.equal(backup.notes, JSON.parse(stored!).notes, 'every note with its id, text and time');
+    assert.equal(backup.notes, JSON.parse(present(stored, 'the notes in localStorage')).notes, 'every note with its id, text and time');
     await backupStatus(page).getByText(`Saved 2 notes to ${APP_NAME}-notes-${today}.json.`).waitFor(WAIT);
     // The browser deletes the site's storage (what Safari does after 7 days without a visit).
     await page.evaluate(() => localStorage.clear());
@@ -66,7 +67,10 @@ for (const build of BUILDS) {
     const said = await restore(page, { name: download.suggestedFilename(), buffer: file });
     assert.is(said, `Restored from ${APP_NAME}-notes-${today}.json: 1 note added, 1 note updated.`);
     assert.equal(await shownNotes(page), ['groceries: milk, "bread"', 'call the bank\nabout the ünïcode card']);
-    assert.equal(JSON.parse((await page.evaluate((key) => localStorage.getItem(key), `${APP_NAME}:notes`))!).notes, backup.notes);
+    assert.equal(
+      JSON.parse(present(await page.evaluate((key) => localStorage.getItem(key), `${APP_NAME}:notes`), 'the notes in localStorage')).notes,
+      backup.notes,
+    );
     await page.reload();
     await firstNote(page).waitFor(WAIT);
     assert.equal(await shownNotes(page), ['groceries: milk, "bread"', 'call the bank\nabout the ünïcode card'], 'kept after a reload');
@@ -79,7 +83,9 @@ for (const build of BUILDS) {
     const page = await context.newPage();
     await openNotes(page, host.url);
     await writeTwoNotes(page);
-    const [first, second] = JSON.parse((await page.evaluate((key) => localStorage.getItem(key), `${APP_NAME}:notes`))!).notes;
+    const [first, second] = JSON.parse(
+      present(await page.evaluate((key) => localStorage.getItem(key), `${APP_NAME}:notes`), 'the notes in localStorage'),
+    ).notes;
     const backup = {
       format: 'notes-backup',
       version: 1,

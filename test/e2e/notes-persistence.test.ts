@@ -11,6 +11,7 @@ import { startHost } from './lib/hosts';
 import { BUILDS, site } from './lib/site';
 import { shareChromium, type Shared } from './lib/suite';
 import { until, WAIT } from './lib/wait';
+import { present } from '../present';
 
 interface Calls {
   persist: number;
@@ -48,7 +49,7 @@ async function grantPersistentStorage(context: BrowserContext, page: Page, origi
   const devtools = await context.newCDPSession(page);
   const { targetInfo } = await devtools.send('Target.getTargetInfo');
   await devtools.detach();
-  const browserSession = await context.browser()!.newBrowserCDPSession();
+  const browserSession = await present(context.browser(), 'the browser of the context').newBrowserCDPSession();
   await browserSession.send('Browser.grantPermissions', {
     permissions: ['durableStorage'],
     origin,

@@ -5,7 +5,7 @@ import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { axeViolations, fillLocalStorage, firstNote, openNotes, pageTimersDone, savedNotes, watchConsole } from './lib/app';
+import { axeViolations, fillLocalStorage, firstNote, openNotes, pageTimersDone, savedNotes, watchConsole, shownText } from './lib/app';
 import { freshContext, launchWithProfile } from './lib/browser';
 import { startHost } from './lib/hosts';
 import { APP_NAME, BUILDS, site } from './lib/site';
@@ -32,14 +32,14 @@ for (const build of BUILDS) {
     assert.ok(fillers > 5, 'the quota is real (several MB)');
     const longer = 'saved before the disk filled up, and this added while it was full';
     await firstNote(page).fill(longer);
-    await until('the notice', async () => (await notice(page).innerText()).includes('Not saved: storage is full'), 3000);
+    await until('the notice', async () => (await shownText(notice(page))).includes('Not saved: storage is full'), 3000);
     assert.is(await firstNote(page).inputValue(), longer, 'the text stays on screen');
     assert.equal(await savedNotes(page), ['saved before the disk filled up'], 'the last good save is intact');
     // The user makes room; the next save goes through and the notice goes away.
     await page.evaluate(() => localStorage.removeItem('filler-0'));
     await firstNote(page).press('End');
     await page.keyboard.type('!');
-    await until('the notice to go', async () => (await notice(page).innerText()) === '', 3000);
+    await until('the notice to go', async () => (await shownText(notice(page))) === '', 3000);
     await page.reload();
     await firstNote(page).waitFor();
     assert.is(await firstNote(page).inputValue(), longer + '!');
@@ -55,14 +55,14 @@ for (const build of BUILDS) {
     await page.evaluate(([k, v]) => localStorage.setItem(k, v), [KEY, raw]);
     await page.reload();
     await firstNote(page).waitFor();
-    assert.match(await notice(page).innerText(), 'could not be read');
+    assert.match(await shownText(notice(page)), 'could not be read');
     assert.is(await page.evaluate((k) => localStorage.getItem(k + ':backup'), KEY), raw);
     await firstNote(page).fill('the app still works');
     await until('the debounced save', async () => (await savedNotes(page))?.[0] === 'the app still works');
     await page.reload();
     await firstNote(page).waitFor();
     assert.is(await firstNote(page).inputValue(), 'the app still works');
-    assert.is(await notice(page).innerText(), '', 'the notice was for that one load');
+    assert.is(await shownText(notice(page)), '', 'the notice was for that one load');
     assert.equal(problems, []);
     await context.close();
   });
@@ -90,7 +90,7 @@ for (const build of BUILDS) {
         }),
         'storage really is blocked',
       );
-      assert.match(await notice(page).innerText(), 'keeps no data here');
+      assert.match(await shownText(notice(page)), 'keeps no data here');
       await firstNote(page).fill('kept for this session');
       await page.getByRole('button', { name: 'Add note' }).click();
       await page.getByRole('textbox', { name: 'Note 2' }).waitFor();

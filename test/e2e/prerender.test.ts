@@ -100,7 +100,9 @@ for (const build of BUILDS) {
       const block = document.createElement('div');
       block.className = 'notice';
       block.textContent = 'A control paragraph that pushes the screen down.';
-      document.querySelector('main h1')!.before(block);
+      const heading = document.querySelector('main h1');
+      if (!heading) throw new Error('Expected an <h1> in <main>');
+      heading.before(block);
       return performance.now();
     });
     const shifts = await page.waitForFunction((since) => {

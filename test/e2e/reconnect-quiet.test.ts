@@ -135,7 +135,7 @@ for (const build of BUILDS) {
     const lines = await logLines(survivor);
     assert.equal(lines.slice(-2), ['probe-ok', 'reload'], 'it asked the server itself');
     assert.is(host.log.filter(isProbe).length - probesBefore, 2, 'the held probe, then its own');
-    held.splice(0).forEach((response) => response.destroy());
+    for (const response of held.splice(0)) response.destroy();
     await context.close();
   });
 

@@ -48,7 +48,9 @@ for (const build of BUILDS) {
         const cache = await caches.open(n);
         const out: Record<string, string> = {};
         for (const req of await cache.keys()) {
-          const bytes = await (await cache.match(req))!.arrayBuffer();
+          const response = await cache.match(req);
+          if (!response) throw new Error(`Expected a cached response for ${req.url}`);
+          const bytes = await response.arrayBuffer();
           const digest = new Uint8Array(await crypto.subtle.digest('SHA-384', bytes));
           out[new URL(req.url).pathname] = 'sha384-' + btoa(String.fromCharCode(...digest));
         }

@@ -95,7 +95,7 @@ for (const build of BUILDS) {
     // The file is the new version's script, which no cache of this browser can hold yet.
     const script = '/' + appScript(next);
     let asked = 0;
-    const other = http.createServer((req, res) => {
+    const other = http.createServer((_request, res) => {
       asked++;
       res
         .writeHead(200, { 'Access-Control-Allow-Origin': '*', 'Content-Type': 'text/javascript' })

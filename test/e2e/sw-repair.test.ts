@@ -10,7 +10,7 @@ import type { Page } from 'playwright-core';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { sri } from '../../tools/sri.mjs';
-import { openInstalled, settle, statusFact, watchConsole } from './lib/app';
+import { openInstalled, settle, statusFact, watchConsole, shownText } from './lib/app';
 import { clearHttpCache, freshContext } from './lib/browser';
 import { cachedSri, evict } from './lib/caches';
 import { requestsSince, startHost } from './lib/hosts';
@@ -79,9 +79,9 @@ for (const build of BUILDS) {
     // /status tells what happened, in its live region.
     await page.getByRole('link', { name: 'Offline readiness' }).click();
     await settle(page, 'Offline readiness');
-    await until('the repair on /status', async () => (await precacheRegion(page).innerText()).includes('Repaired 2 files.'));
+    await until('the repair on /status', async () => (await shownText(precacheRegion(page))).includes('Repaired 2 files.'));
     await until('every file verified', async () =>
-      (await precacheRegion(page).innerText()).includes(`${checked} of ${checked} files verified`),
+      (await shownText(precacheRegion(page))).includes(`${checked} of ${checked} files verified`),
     );
     await until('the state "ready"', async () => (await statusFact(page, 'State')) === 'ready');
     await context.close();
@@ -148,7 +148,7 @@ for (const build of BUILDS) {
       'about/index.html: not cached',
     ];
     await until('the missing page on /status', async () => {
-      const region = await precacheRegion(page).innerText();
+      const region = await shownText(precacheRegion(page));
       return expected.every((text) => region.includes(text));
     });
     await until('the state named', async () => /^error: 1 file missing and not repaired/.test((await statusFact(page, 'State')) ?? ''));
@@ -196,7 +196,7 @@ for (const build of BUILDS) {
       'licenses.txt: not cached',
     ];
     await until('the missing files on /status', async () => {
-      const region = await precacheRegion(page).innerText();
+      const region = await shownText(precacheRegion(page));
       return expected.every((text) => region.includes(text));
     });
     // (The browser's own update check of /sw.js is not the page's network: Chromium may send it.)
@@ -209,12 +209,7 @@ for (const build of BUILDS) {
     await context.setOffline(false);
     await until(
       'the repair on /status',
-      async () =>
-        (
-          await precacheRegion(page)
-            .innerText()
-            .catch(() => '')
-        ).includes('Repaired 2 files.'),
+      async () => (await shownText(precacheRegion(page)).catch(() => '')).includes('Repaired 2 files.'),
       15_000,
     );
     await until('the state "ready"', async () => (await statusFact(page, 'State')) === 'ready');

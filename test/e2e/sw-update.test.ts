@@ -14,6 +14,7 @@ import { HOSTS, requestsSince, startHost, type Host } from './lib/hosts';
 import { APP_NAME, appScript, audit, BUILDS, copySite, site } from './lib/site';
 import { shareChromium, type Shared } from './lib/suite';
 import { until } from './lib/wait';
+import { present } from '../present';
 
 /** A cache another app on the same origin keeps (an origin such as *.github.io is shared). */
 const OTHER = 'another-app-v1';
@@ -167,7 +168,10 @@ for (const build of BUILDS) {
 
     if (kind === 'preview')
       test('a new version whose server fails one file with a 500 never installs; the old one keeps working offline', async ({ host }) => {
-        const js = readdirSync(path.join(next, 'assets')).find((f) => f.endsWith('.js'))!;
+        const js = present(
+          readdirSync(path.join(next, 'assets')).find((f) => f.endsWith('.js')),
+          'a .js file in assets/',
+        );
         failing = `/assets/${js}`;
         await brokenUpdate(host, () => {});
       });

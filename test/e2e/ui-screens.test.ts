@@ -90,7 +90,8 @@ for (const build of BUILDS) {
 
     // Alter one cached file and drop another, as a bad disk or a meddling extension might.
     await page.evaluate(async (prefix) => {
-      const name = (await caches.keys()).find((n) => n.startsWith(prefix))!;
+      const name = (await caches.keys()).find((n) => n.startsWith(prefix));
+      if (!name) throw new Error(`Expected a cache named ${prefix}…`);
       const cache = await caches.open(name);
       await cache.put('/robots.txt', new Response('User-agent: *\nDisallow: /\n'));
       await cache.delete('/manifest.webmanifest');

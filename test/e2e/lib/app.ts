@@ -2,7 +2,7 @@
 // connectivity log, the caches, and what the browser reports about the page (console, CSP, axe).
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { listScreens } from '../../../tools/screens.mjs';
 import { APP_NAME } from './site';
 import { sleep, until, WAIT } from './wait';
@@ -216,10 +216,15 @@ export async function axeViolations(page: Page): Promise<string[]> {
   );
 }
 
+/** The text of `locator` as a user sees it: rendered, without what CSS hides, lines as laid out. */
+// biome-ignore lint/performance/useDomNodeTextContent: a test asserts the text a user sees, and textContent includes hidden text
+export const shownText = (locator: Locator): Promise<string> => locator.innerText();
+
 /** Records every `securitypolicyviolation` of every page of the context, from before any script runs. */
 export async function recordCsp(context: BrowserContext): Promise<void> {
   await context.addInitScript(() => {
-    const seen: string[] = ((window as unknown as { __csp: string[] }).__csp = []);
+    const seen: string[] = [];
+    (window as unknown as { __csp: string[] }).__csp = seen;
     document.addEventListener('securitypolicyviolation', (e) => seen.push(`${e.violatedDirective} blocked ${e.blockedURI || 'inline'}`));
   });
 }

@@ -71,9 +71,9 @@ export async function launchWithTabs(): Promise<{ browser: Browser; close(): Pro
     browser,
     async close() {
       await browser.close().catch(() => {});
-      if (child.exitCode === null) {
+      if (child.exitCode === null && child.pid !== undefined) {
         const exited = new Promise((resolve) => child.once('exit', resolve));
-        process.kill(-child.pid!, 'SIGTERM');
+        process.kill(-child.pid, 'SIGTERM');
         await exited;
       }
       rmSync(profile, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });

@@ -96,9 +96,9 @@ function spawnPython(root: string, port: number, log: Host['log']): Promise<{ ch
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let partial = '';
-  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => {
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
     const lines = (partial + chunk).split('\n');
-    partial = lines.pop()!;
+    partial = lines.pop() ?? '';
     for (const line of lines) {
       const request = /"([A-Z]+) (\S+) HTTP\/[\d.]+" \d+/.exec(line);
       if (request) log.push({ method: request[1], url: request[2] });
@@ -109,7 +109,7 @@ function spawnPython(root: string, port: number, log: Host['log']): Promise<{ ch
     const failed = (code: number | null) => reject(new Error(`python3 -m http.server exited (${code}) before listening: ${printed}`));
     child.once('exit', failed);
     // It prints `Serving HTTP on 127.0.0.1 port N ...` once bound; connections before it serves are queued.
-    child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
       printed += chunk;
       const serving = /Serving HTTP on \S+ port (\d+)/.exec(printed);
       if (!serving) return;

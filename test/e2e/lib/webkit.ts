@@ -77,7 +77,9 @@ async function startDriver(webDriverPath: string): Promise<Driver> {
   const port = await freePort();
   const child = spawn(webDriverPath, [`--port=${port}`], { stdio: ['ignore', 'ignore', 'pipe'] });
   let errors = '';
-  child.stderr!.on('data', (d) => (errors += d));
+  child.stderr.on('data', (data) => {
+    errors += data;
+  });
   const server = `http://127.0.0.1:${port}`;
   try {
     await until('WebKitWebDriver to answer', async () => {
