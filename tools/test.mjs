@@ -1,8 +1,9 @@
 #!/usr/bin/env node
-// `npm test`: type check, unit (uvu + happy-dom), browser (@web/test-runner in Chromium), and
-// end-to-end (uvu + playwright-core against built dist/ folders, and the offline guarantees of
-// test/e2e/engines.test.ts in Chromium, Firefox and WebKit). Prints `N passed, M failed` last.
-// Usage: node tools/test.mjs [types|unit|browser|e2e ...] [--grep TEXT] [--engine chromium,firefox,webkit]
+// `npm test`: lint (Biome: format and rules, first because it takes a second), type check, unit
+// (uvu + happy-dom), browser (@web/test-runner in Chromium), and end-to-end (uvu + playwright-core
+// against built dist/ folders, and the offline guarantees of test/e2e/engines.test.ts in Chromium,
+// Firefox and WebKit). Prints `N passed, M failed` last.
+// Usage: node tools/test.mjs [lint|types|unit|browser|e2e ...] [--grep TEXT] [--engine chromium,firefox,webkit]
 //   (default: all suites, in order; --engine runs only engines.test.ts, in those engines)
 import { existsSync, promises as fs } from 'node:fs';
 import os from 'node:os';
@@ -23,7 +24,7 @@ const grepAt = args.indexOf('--grep');
 const grep = grepAt >= 0 ? args.splice(grepAt, 2)[1] : '';
 const engineAt = args.indexOf('--engine');
 const enginesAsked = engineAt >= 0 ? (args.splice(engineAt, 2)[1] ?? '').split(',').filter(Boolean) : null;
-const wanted = args.length ? args : ['types', 'unit', 'browser', 'e2e'];
+const wanted = args.length ? args : ['lint', 'types', 'unit', 'browser', 'e2e'];
 const chrome = chromePath();
 const totals = { passed: 0, failed: 0 };
 
@@ -62,6 +63,18 @@ function uvuCounts(out, code) {
   const passed = Number(/Passed:\s+(\d+)/.exec(plain)?.[1] ?? NaN);
   if (Number.isNaN(total)) return { passed: 0, failed: 1 }; // crashed before uvu could report
   return { passed, failed: Math.max(total - passed, code === 0 ? 0 : 1) };
+}
+
+/** Biome's launcher from its npm package, run by this Node: the pinned version, without npx. */
+const BIOME = path.join('node_modules', '@biomejs', 'biome', 'bin', 'biome');
+
+/** The whole tree through `biome check` (formatting and lint rules, as biome.json says): one test, passed or failed. */
+async function lint() {
+  console.log('== lint (biome check .: formatting and lint rules of biome.json)');
+  const { code, out } = await run(process.execPath, [BIOME, 'check', '.'], { capture: true });
+  if (code === 0) return record('lint', 1, 0);
+  process.stdout.write(out);
+  record('lint', 0, 1);
 }
 
 async function types() {
@@ -194,7 +207,7 @@ async function e2e() {
 }
 
 /** @type {Record<string, () => Promise<void>>} */
-const suites = { types, unit, browser, e2e };
+const suites = { lint, types, unit, browser, e2e };
 for (const name of wanted) {
   if (!suites[name]) {
     console.log(`unknown suite ${name} (expected ${Object.keys(suites).join(', ')})`);
