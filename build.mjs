@@ -31,7 +31,11 @@ function brokenPackageJsonReason(error) {
 
 // Imported dynamically: Node reads package.json to resolve the build's packages, and a broken
 // package.json must still give one line, not a loader stack trace.
-const { BuildError, checkedBase, buildOnce } = await Promise.all([import('./tools/build-error.mjs'), import('./tools/config.mjs'), import('./tools/build/build.mjs')]).then(
+const { BuildError, checkedBase, buildOnce } = await Promise.all([
+  import('./tools/build-error.mjs'),
+  import('./tools/config.mjs'),
+  import('./tools/build/build.mjs'),
+]).then(
   ([errors, config, build]) => ({ ...errors, ...config, ...build }),
   (error) => {
     const reason = brokenPackageJsonReason(error);
@@ -73,7 +77,11 @@ async function main() {
   await buildOnce(root, opts);
   if (opts.serve) {
     const { listen } = await import('./tools/serve/server.mjs');
-    const { url } = await listen({ root: path.resolve(root, opts.out), host: process.env.HOST || '127.0.0.1', port: Number(process.env.PORT || 8080) });
+    const { url } = await listen({
+      root: path.resolve(root, opts.out),
+      host: process.env.HOST || '127.0.0.1',
+      port: Number(process.env.PORT || 8080),
+    });
     console.log(`serving ${opts.out}/ on ${url}`);
   }
 }

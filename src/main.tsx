@@ -17,8 +17,9 @@ startReconnect();
 startNotes();
 startRouter();
 
-// The build refuses a template without #root (tools/site.mjs renderHtml), so it is there.
-const root = document.getElementById('root')!;
+// The build refuses a template without #root (tools/build/html.mjs): a page without it is not ours.
+const root = document.getElementById('root');
+if (!root) throw new Error('The page has no #root to render into');
 if (__DEV__) {
   // Dev builds are not prerendered, never register the worker (nothing stale is served while
   // developing), and reload when esbuild has rebuilt (its documented /esbuild change events).

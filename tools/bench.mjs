@@ -84,15 +84,19 @@ async function main() {
   let startedOn;
   try {
     startedOn = machine(browser.version());
-    for (const build of BUILDS.filter((b) => options.builds.includes(b.name))) results[build.name] = await measureOneBuild(browser, build, options);
+    for (const build of BUILDS.filter((b) => options.builds.includes(b.name)))
+      results[build.name] = await measureOneBuild(browser, build, options);
   } finally {
     await browser.close();
   }
   const loadAtEnd = os.loadavg().map((load) => load.toFixed(2));
-  console.log(`offline-shell bench: Chromium ${startedOn.chromium}, ${startedOn.cores} cores (${startedOn.cpu}), Node ${startedOn.node}, ${options.runs} runs, parts: ${options.parts.join(', ')}`);
+  console.log(
+    `offline-shell bench: Chromium ${startedOn.chromium}, ${startedOn.cores} cores (${startedOn.cpu}), Node ${startedOn.node}, ${options.runs} runs, parts: ${options.parts.join(', ')}`,
+  );
   console.log(`load average (1, 5, 15 min): ${startedOn.loadAverage.join(', ')} at the start, ${loadAtEnd.join(', ')} at the end`);
   printTable(tableRows(results, options.runs));
-  for (const [build, parts] of Object.entries(results)) if (parts.lighthouse?.error) console.log(`Lighthouse (${build}) did not run: ${parts.lighthouse.error}`);
+  for (const [build, parts] of Object.entries(results))
+    if (parts.lighthouse?.error) console.log(`Lighthouse (${build}) did not run: ${parts.lighthouse.error}`);
   writeResults({ ...startedOn, loadAverageAtEnd: loadAtEnd.map(Number), runs: options.runs }, results);
   console.log(`numbers in ${path.relative(process.cwd(), RESULTS_FILE)}`);
 }

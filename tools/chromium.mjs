@@ -5,7 +5,15 @@
  * As root Chromium needs --no-sandbox (Playwright adds it, web-test-runner does not); the rest keep
  * it from flooding a closed network with background lookups and updates.
  */
-export const CHROME_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+export const CHROME_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 /** The Chromium binary: CHROME_PATH, or Debian's package. */
 export const chromePath = () => process.env.CHROME_PATH || '/usr/bin/chromium';

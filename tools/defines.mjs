@@ -8,7 +8,8 @@
  * @param {Record<string, unknown>} constants
  * @returns {Record<string, string>}
  */
-export const jsonDefines = (constants) => Object.fromEntries(Object.entries(constants).map(([name, value]) => [name, JSON.stringify(value)]));
+export const jsonDefines = (constants) =>
+  Object.fromEntries(Object.entries(constants).map(([name, value]) => [name, JSON.stringify(value)]));
 
 /**
  * The constants esbuild replaces in the page's code (and in its prerendering at build time, and

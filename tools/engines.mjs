@@ -97,7 +97,8 @@ export function missingEngine(name) {
     return `${name}: ${exe.what} not found at ${exe.path}; install it with \`${exe.install}\`${exe.env ? ` or set ${exe.env}` : ''}`;
   }
   // A network namespace of our own needs root (or unprivileged user namespaces, not assumed here).
-  if (name === 'webkit' && process.getuid?.() !== 0) return 'webkit: the WebKit tests need root for their network namespace (unshare --net)';
+  if (name === 'webkit' && process.getuid?.() !== 0)
+    return 'webkit: the WebKit tests need root for their network namespace (unshare --net)';
   return null;
 }
 
@@ -152,7 +153,11 @@ export async function runEngineTest({ engine, file, build, env = {}, capture = f
   const testEnv = { FORCE_COLOR: '0', ...env, ENGINE: engine, BUILD: build ?? '' };
   const uvu = ['--enable-source-maps', path.join(root, 'tools/uvu-run.mjs'), file];
   if (engine !== 'webkit') return run(process.execPath, uvu, { env: testEnv, capture, timeout });
-  return run('unshare', ['--net', '--', process.execPath, self, '--in-namespace', process.execPath, ...uvu], { env: testEnv, capture, timeout });
+  return run('unshare', ['--net', '--', process.execPath, self, '--in-namespace', process.execPath, ...uvu], {
+    env: testEnv,
+    capture,
+    timeout,
+  });
 }
 
 /** Inside the fresh namespace: loopback up, a veth pair as "the network" with the default route on it. */
@@ -176,7 +181,9 @@ async function setUpNamespaceNetwork() {
  */
 function startXvfb() {
   const xvfb = /** @type {EngineExecutable} */ (engineExecutables('webkit').find((e) => e.what === 'Xvfb')).path;
-  const child = spawn(xvfb, ['-displayfd', '3', '-screen', '0', '1280x1024x24', '-nolisten', 'tcp', '-noreset'], { stdio: ['ignore', 'ignore', 'pipe', 'pipe'] });
+  const child = spawn(xvfb, ['-displayfd', '3', '-screen', '0', '1280x1024x24', '-nolisten', 'tcp', '-noreset'], {
+    stdio: ['ignore', 'ignore', 'pipe', 'pipe'],
+  });
   let errors = '';
   // Both piped above: stderr and fd 3 are streams the child writes.
   const stderr = /** @type {import('node:stream').Readable} */ (child.stdio[2]);

@@ -142,7 +142,12 @@ export function nginxServerBlock() {
    * @param {Record<string, string>} headers
    * @param {string[]} [extra]
    */
-  const location = (match, headers, extra = []) => [`${i1}location ${match} {`, ...extra.map((line) => i2 + line), ...addHeaders(headers, i2), `${i1}}`];
+  const location = (match, headers, extra = []) => [
+    `${i1}location ${match} {`,
+    ...extra.map((line) => i2 + line),
+    ...addHeaders(headers, i2),
+    `${i1}}`,
+  ];
   return [
     '# offline-shell on nginx: a server block to include inside `http { }` (after mime.types, as',
     "# Debian's /etc/nginx/nginx.conf does for sites-enabled/). Generated from tools/headers.mjs:",
@@ -175,7 +180,10 @@ export function nginxServerBlock() {
     '',
     // `types` at this level replaces the whole inherited map, so this location's files get only
     // the manifest type (mime.types of nginx 1.22 has no entry for .webmanifest).
-    ...location('~ \\.webmanifest$', { 'Cache-Control': CACHE_CONTROL.revalidate, ...SECURITY_HEADERS }, ['types { }', `default_type ${MANIFEST_TYPE};`]),
+    ...location('~ \\.webmanifest$', { 'Cache-Control': CACHE_CONTROL.revalidate, ...SECURITY_HEADERS }, [
+      'types { }',
+      `default_type ${MANIFEST_TYPE};`,
+    ]),
     '}',
     '',
   ].join('\n');

@@ -44,7 +44,9 @@ const DEFAULT_EXPORT = /^export default |^export \{[^}]*\bas default\b[^}]*\}/m;
  */
 function stringValue(literal) {
   // JSON's string syntax, once `\'` is unescaped and a bare `"` (possible between single quotes) escaped.
-  const json = literal.slice(1, -1).replace(/\\(.)|"/g, (match, escaped) => (escaped === undefined ? '\\"' : escaped === "'" ? "'" : match));
+  const json = literal
+    .slice(1, -1)
+    .replace(/\\(.)|"/g, (match, escaped) => (escaped === undefined ? '\\"' : escaped === "'" ? "'" : match));
   try {
     return JSON.parse(`"${json}"`);
   } catch {
@@ -63,12 +65,17 @@ function readScreen(root, fileName) {
   const name = fileName.slice(0, -'.tsx'.length);
   const source = readFileSync(path.join(root, file), 'utf8');
   const titleLiteral = TITLE.exec(source)?.[1];
-  if (!titleLiteral) throw new BuildError(`${file} has no title: add \`export const title = 'Its title';\` (a plain string; it is the <h1>, the nav link and the page title)`);
+  if (!titleLiteral)
+    throw new BuildError(
+      `${file} has no title: add \`export const title = 'Its title';\` (a plain string; it is the <h1>, the nav link and the page title)`,
+    );
   const title = stringValue(titleLiteral)?.trim();
   if (!title) throw new BuildError(`${file}: its title must be a non-empty plain string literal`);
   const navOrder = NAV_ORDER.exec(source)?.[1];
-  if (navOrder === undefined) throw new BuildError(`${file} has no place in the navigation: add \`export const navOrder = 1;\` (a whole number, lowest first)`);
-  if (!DEFAULT_EXPORT.test(source)) throw new BuildError(`${file} has no component: export it as the default (\`export default function …\`)`);
+  if (navOrder === undefined)
+    throw new BuildError(`${file} has no place in the navigation: add \`export const navOrder = 1;\` (a whole number, lowest first)`);
+  if (!DEFAULT_EXPORT.test(source))
+    throw new BuildError(`${file} has no component: export it as the default (\`export default function …\`)`);
   return { name, path: name === 'index' ? '/' : `/${name}/`, title, navOrder: Number(navOrder), file };
 }
 
@@ -107,10 +114,17 @@ export function listScreens(root) {
     // Sub-folders hold a screen's own parts; they are no route.
     if (entry.isDirectory()) continue;
     const file = `${SCREENS_DIR}/${entry.name}`;
-    if (!entry.name.endsWith('.tsx')) throw new BuildError(`${file} is not a screen: only .tsx files go in ${SCREENS_DIR}/ (a screen's own parts go in a sub-folder)`);
+    if (!entry.name.endsWith('.tsx'))
+      throw new BuildError(`${file} is not a screen: only .tsx files go in ${SCREENS_DIR}/ (a screen's own parts go in a sub-folder)`);
     const name = entry.name.slice(0, -'.tsx'.length);
-    if (!SCREEN_NAME.test(name)) throw new BuildError(`${file}: a screen's file name is its URL, so it must be lowercase letters and digits joined by "-" (for example field-notes.tsx)`);
-    if (reserved.has(name)) throw new BuildError(`${file}: "${name}" is taken (${name === '404' ? 'the not-found page' : `dist/${name}/ holds other files`}); choose another name`);
+    if (!SCREEN_NAME.test(name))
+      throw new BuildError(
+        `${file}: a screen's file name is its URL, so it must be lowercase letters and digits joined by "-" (for example field-notes.tsx)`,
+      );
+    if (reserved.has(name))
+      throw new BuildError(
+        `${file}: "${name}" is taken (${name === '404' ? 'the not-found page' : `dist/${name}/ holds other files`}); choose another name`,
+      );
     screens.push(readScreen(root, entry.name));
   }
   if (!screens.some((screen) => screen.path === '/')) throw new BuildError(`${SCREENS_DIR}/index.tsx is missing: it is the screen at /`);
@@ -119,7 +133,8 @@ export function listScreens(root) {
     const seen = new Map();
     for (const screen of screens) {
       const other = seen.get(screen[key]);
-      if (other) throw new BuildError(`${screen.file}: ${key} ${JSON.stringify(screen[key])} is also ${other.file}'s; each screen needs its own`);
+      if (other)
+        throw new BuildError(`${screen.file}: ${key} ${JSON.stringify(screen[key])} is also ${other.file}'s; each screen needs its own`);
       seen.set(screen[key], screen);
     }
   }
@@ -133,7 +148,8 @@ const NAMESPACE = 'app-screens';
  * The source of `app:routes`: the route table as data, [{ path, title }] in navigation order.
  * @param {Screen[]} screens
  */
-const routesModule = (screens) => `export default ${JSON.stringify(screens.map(({ path: routePath, title }) => ({ path: routePath, title })))};\n`;
+const routesModule = (screens) =>
+  `export default ${JSON.stringify(screens.map(({ path: routePath, title }) => ({ path: routePath, title })))};\n`;
 
 /**
  * The source of `app:screens`: route path -> the screen's component.
@@ -166,7 +182,13 @@ export function screensPlugin(root) {
         }
         const contents = args.path === 'app:routes' ? routesModule(screens) : screensModule(screens);
         // watchDirs: a screen added or removed changes the module (esbuild's own watch mode).
-        return { contents, loader: 'js', resolveDir: root, watchDirs: [path.join(root, SCREENS_DIR)], watchFiles: screens.map((screen) => path.join(root, screen.file)) };
+        return {
+          contents,
+          loader: 'js',
+          resolveDir: root,
+          watchDirs: [path.join(root, SCREENS_DIR)],
+          watchFiles: screens.map((screen) => path.join(root, screen.file)),
+        };
       });
     },
   };

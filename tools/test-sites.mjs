@@ -40,7 +40,12 @@ const NOT_SOURCES = new Set(['node_modules', 'dist', 'test', '.git', '.cache', '
 export function sources(root) {
   const tracked = spawnSync('git', ['ls-files', '-z'], { cwd: root, encoding: 'utf8' });
   if (tracked.status !== 0) throw new Error(`git ls-files failed in ${root} (the tests copy the tracked sources): ${tracked.stderr}`);
-  const top = new Set(tracked.stdout.split('\0').filter(Boolean).map((file) => file.split('/')[0]));
+  const top = new Set(
+    tracked.stdout
+      .split('\0')
+      .filter(Boolean)
+      .map((file) => file.split('/')[0]),
+  );
   // A tracked file deleted in the working tree is still listed until the deletion is staged.
   return [...top].filter((entry) => !NOT_SOURCES.has(entry) && existsSync(path.join(root, entry))).sort();
 }
@@ -83,7 +88,11 @@ function makeV2(dir) {
  * @param {string} dir
  */
 function makeRenamed(dir) {
-  edit(dir, 'package.json', (json) => JSON.stringify({ ...JSON.parse(json), name: 'field-notes', displayName: 'Field Notes' }, null, 2) + '\n');
+  edit(
+    dir,
+    'package.json',
+    (json) => JSON.stringify({ ...JSON.parse(json), name: 'field-notes', displayName: 'Field Notes' }, null, 2) + '\n',
+  );
 }
 
 /**
@@ -104,7 +113,11 @@ async function build(cwd, args) {
 async function runAll(jobs, parallel) {
   const queue = [...jobs];
   const worker = async () => {
-    for (let job; (job = queue.shift()); ) await job();
+    for (;;) {
+      const job = queue.shift();
+      if (!job) return;
+      await job();
+    }
   };
   await Promise.all(Array.from({ length: parallel }, worker));
 }
@@ -140,7 +153,11 @@ export async function buildTestSites(root, out, { parallel = Math.min(2, os.avai
       for (const variant of VARIANTS) {
         const dir = path.join(out, name, variant);
         sites[name][variant] = dir;
-        const flags = [...(preact ? ['--preact'] : []), ...(variant === 'kill' ? ['--kill-switch'] : []), ...(variant === 'base' ? ['--base', TEST_BASE] : [])];
+        const flags = [
+          ...(preact ? ['--preact'] : []),
+          ...(variant === 'kill' ? ['--kill-switch'] : []),
+          ...(variant === 'base' ? ['--base', TEST_BASE] : []),
+        ];
         jobs[variant === 'v1' ? 'v1' : 'deploys'].push(() => build(checkouts[variant], ['--out', dir, ...flags]));
       }
     }

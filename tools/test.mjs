@@ -1,12 +1,14 @@
 #!/usr/bin/env node
-// `npm test`: type check, unit (uvu + happy-dom), browser (@web/test-runner in Chromium), and
-// end-to-end (uvu + playwright-core against built dist/ folders, and the offline guarantees of
-// test/e2e/engines.test.ts in Chromium, Firefox and WebKit). Prints `N passed, M failed` last.
-// Usage: node tools/test.mjs [types|unit|browser|e2e ...] [--grep TEXT] [--engine chromium,firefox,webkit]
+// `npm test`: lint (Biome: format and rules, first because it takes a second), type check, unit
+// (uvu + happy-dom), browser (@web/test-runner in Chromium), and end-to-end (uvu + playwright-core
+// against built dist/ folders, and the offline guarantees of test/e2e/engines.test.ts in Chromium,
+// Firefox and WebKit). Prints `N passed, M failed` last.
+// Usage: node tools/test.mjs [lint|types|unit|browser|e2e ...] [--grep TEXT] [--engine chromium,firefox,webkit]
 //   (default: all suites, in order; --engine runs only engines.test.ts, in those engines)
 import { existsSync, promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { stripVTControlCharacters } from 'node:util';
 import { chromePath } from './chromium.mjs';
 import { ENGINES, isEngine, runEngineTest } from './engines.mjs';
 import { runInGroup } from './run.mjs';
@@ -22,7 +24,7 @@ const grepAt = args.indexOf('--grep');
 const grep = grepAt >= 0 ? args.splice(grepAt, 2)[1] : '';
 const engineAt = args.indexOf('--engine');
 const enginesAsked = engineAt >= 0 ? (args.splice(engineAt, 2)[1] ?? '').split(',').filter(Boolean) : null;
-const wanted = args.length ? args : ['types', 'unit', 'browser', 'e2e'];
+const wanted = args.length ? args : ['lint', 'types', 'unit', 'browser', 'e2e'];
 const chrome = chromePath();
 const totals = { passed: 0, failed: 0 };
 
@@ -56,11 +58,23 @@ const run = (cmd, argv, options = {}) => runInGroup(cmd, argv, { cwd: root, ...o
  * @param {number} code
  */
 function uvuCounts(out, code) {
-  const plain = out.replace(/\x1b\[[0-9;]*m/g, '');
+  const plain = stripVTControlCharacters(out);
   const total = Number(/Total:\s+(\d+)/.exec(plain)?.[1] ?? NaN);
   const passed = Number(/Passed:\s+(\d+)/.exec(plain)?.[1] ?? NaN);
   if (Number.isNaN(total)) return { passed: 0, failed: 1 }; // crashed before uvu could report
   return { passed, failed: Math.max(total - passed, code === 0 ? 0 : 1) };
+}
+
+/** Biome's launcher from its npm package, run by this Node: the pinned version, without npx. */
+const BIOME = path.join('node_modules', '@biomejs', 'biome', 'bin', 'biome');
+
+/** The whole tree through `biome check` (formatting and lint rules, as biome.json says): one test, passed or failed. */
+async function lint() {
+  console.log('== lint (biome check .: formatting and lint rules of biome.json)');
+  const { code, out } = await run(process.execPath, [BIOME, 'check', '.'], { capture: true });
+  if (code === 0) return record('lint', 1, 0);
+  process.stdout.write(out);
+  record('lint', 0, 1);
 }
 
 async function types() {
@@ -103,7 +117,9 @@ function buildSites() {
  */
 function chromeMissing(suite) {
   if (existsSync(chrome)) return false;
-  console.log(`${suite}: Chromium not found at ${chrome}; install it with \`apt-get update && apt-get install -y chromium\` or set CHROME_PATH`);
+  console.log(
+    `${suite}: Chromium not found at ${chrome}; install it with \`apt-get update && apt-get install -y chromium\` or set CHROME_PATH`,
+  );
   record(suite, 0, 1);
   return true;
 }
@@ -114,7 +130,14 @@ async function browser() {
   const outdir = path.join(cache, 'browser');
   const react = await bundleTests({ root, dir: 'browser', outdir: path.join(outdir, 'react'), grep, platform: 'browser' });
   if (!react.length) return record('browser', 0, 0);
-  await bundleTests({ root, dir: 'browser', outdir: path.join(outdir, 'preact'), grep, platform: 'browser', alias: { react: 'preact/compat', 'react-dom': 'preact/compat' } });
+  await bundleTests({
+    root,
+    dir: 'browser',
+    outdir: path.join(outdir, 'preact'),
+    grep,
+    platform: 'browser',
+    alias: { react: 'preact/compat', 'react-dom': 'preact/compat' },
+  });
   const result = path.join(cache, 'wtr-result.json');
   await fs.rm(result, { force: true });
   const { code } = await run(process.execPath, ['node_modules/@web/test-runner/dist/bin.js', '--config', 'test/browser/wtr.config.mjs'], {
@@ -131,7 +154,9 @@ const ENGINE_TEST = 'engines.test.mjs';
 const DEFAULT_ENGINES = ENGINES;
 
 async function e2e() {
-  console.log('== end-to-end tests (uvu + playwright-core in Chromium against built dist/, test/e2e/; engines.test.ts in Chromium, Firefox and WebKit)');
+  console.log(
+    '== end-to-end tests (uvu + playwright-core in Chromium against built dist/, test/e2e/; engines.test.ts in Chromium, Firefox and WebKit)',
+  );
   const unknown = (enginesAsked ?? []).filter((engine) => !isEngine(engine));
   if (unknown.length) {
     console.log(`unknown engine ${unknown.join(', ')} (expected ${ENGINES.join(', ')})`);
@@ -156,14 +181,20 @@ async function e2e() {
   // the page), and the Chromium files fill the other worker meanwhile.
   const jobs = [
     // engines is empty when there is no engineFile.
-    ...[...engines].reverse().map((engine) => () => runEngineTest({ engine, file: /** @type {string} */ (engineFile), env, capture: true })),
-    ...chromiumFiles.map((file) => () => run(process.execPath, ['--enable-source-maps', 'tools/uvu-run.mjs', file], { capture: true, env })),
+    ...[...engines]
+      .reverse()
+      .map((engine) => () => runEngineTest({ engine, file: /** @type {string} */ (engineFile), env, capture: true })),
+    ...chromiumFiles.map(
+      (file) => () => run(process.execPath, ['--enable-source-maps', 'tools/uvu-run.mjs', file], { capture: true, env }),
+    ),
   ];
   // One process per file, two at a time (these machines have 2 cores); output printed per file.
   let passed = 0;
   let failed = 0;
   const workers = Array.from({ length: Math.min(2, os.availableParallelism()) }, async () => {
-    for (let job; (job = jobs.shift()); ) {
+    for (;;) {
+      const job = jobs.shift();
+      if (!job) return;
       const { code, out } = await job();
       process.stdout.write(out);
       const counts = uvuCounts(out, code);
@@ -176,7 +207,7 @@ async function e2e() {
 }
 
 /** @type {Record<string, () => Promise<void>>} */
-const suites = { types, unit, browser, e2e };
+const suites = { lint, types, unit, browser, e2e };
 for (const name of wanted) {
   if (!suites[name]) {
     console.log(`unknown suite ${name} (expected ${Object.keys(suites).join(', ')})`);

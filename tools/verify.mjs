@@ -45,7 +45,8 @@ function parseArgs(argv) {
   } catch {
     throw new CannotVerify(`not a URL: ${rest[0]} (${USAGE})`);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new CannotVerify(`only http:// and https:// sites can be checked, not ${url.protocol}//`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new CannotVerify(`only http:// and https:// sites can be checked, not ${url.protocol}//`);
   // The site's base: every file is resolved under it (`https://host/my-app` means `/my-app/`).
   if (!url.pathname.endsWith('/')) url.pathname += '/';
   url.search = '';
@@ -76,7 +77,11 @@ async function readLocalAudit(dist) {
  */
 async function fetchFile(url) {
   try {
-    const response = await fetch(url, { signal: AbortSignal.timeout(TIMEOUT_MS), headers: { 'Accept-Encoding': 'br, gzip' }, cache: 'no-store' });
+    const response = await fetch(url, {
+      signal: AbortSignal.timeout(TIMEOUT_MS),
+      headers: { 'Accept-Encoding': 'br, gzip' },
+      cache: 'no-store',
+    });
     // fetch decodes br and gzip: the bytes hashed are the file's own, whatever the encoding.
     return { status: response.status, headers: response.headers, body: Buffer.from(await response.arrayBuffer()) };
   } catch (error) {
@@ -100,7 +105,11 @@ function reasonOf(caught) {
  * The directives of a comma-separated header (Cache-Control), lower-cased.
  * @param {string} value
  */
-const directives = (value) => value.split(',').map((part) => part.trim().toLowerCase()).filter(Boolean);
+const directives = (value) =>
+  value
+    .split(',')
+    .map((part) => part.trim().toLowerCase())
+    .filter(Boolean);
 
 /**
  * Whether a sent header keeps a promise. Cache-Control: every promised directive is there (a host
@@ -135,10 +144,18 @@ async function checkFile(base, file) {
   /** @type {Problem[]} */
   const problems = [];
   const sha384 = sri(answer.body);
-  if (sha384 !== file.sha384) problems.push({ kind: 'altered', line: `ALTERED ${file.path}: ${answer.body.length} bytes with ${sha384}, dist/ has ${file.bytes} bytes with ${file.sha384}` });
+  if (sha384 !== file.sha384)
+    problems.push({
+      kind: 'altered',
+      line: `ALTERED ${file.path}: ${answer.body.length} bytes with ${sha384}, dist/ has ${file.bytes} bytes with ${file.sha384}`,
+    });
   for (const [name, promised] of Object.entries(headersFor(urlPath))) {
     const sent = answer.headers.get(name);
-    if (!keeps(name, promised, sent)) problems.push({ kind: 'header', line: `HEADER ${file.path}: ${name} is ${sent === null ? 'missing' : JSON.stringify(sent)}, expected ${JSON.stringify(promised)}` });
+    if (!keeps(name, promised, sent))
+      problems.push({
+        kind: 'header',
+        line: `HEADER ${file.path}: ${name} is ${sent === null ? 'missing' : JSON.stringify(sent)}, expected ${JSON.stringify(promised)}`,
+      });
   }
   return problems;
 }

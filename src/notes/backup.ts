@@ -26,7 +26,13 @@ export interface Backup {
 
 /** The backup of `notes` as the file's text (readable JSON). */
 export function backupText(notes: readonly Note[], now: Date): string {
-  const backup: Backup = { format: BACKUP_FORMAT, version: BACKUP_VERSION, app: APP_NAME, savedAt: now.toISOString(), notes: notes.map(({ id, text, at }) => ({ id, text, at })) };
+  const backup: Backup = {
+    format: BACKUP_FORMAT,
+    version: BACKUP_VERSION,
+    app: APP_NAME,
+    savedAt: now.toISOString(),
+    notes: notes.map(({ id, text, at }) => ({ id, text, at })),
+  };
   return JSON.stringify(backup, null, 2) + '\n';
 }
 
@@ -57,7 +63,8 @@ export function readBackup(text: string): ReadBackup {
   }
   const backup = (data ?? {}) as Partial<Record<keyof Backup, unknown>>;
   if (typeof data !== 'object' || backup.format !== BACKUP_FORMAT) return { refused: 'This file is not a notes backup.' };
-  if (backup.version !== BACKUP_VERSION) return { refused: `This backup has format version ${String(backup.version)}; this app reads version ${BACKUP_VERSION}.` };
+  if (backup.version !== BACKUP_VERSION)
+    return { refused: `This backup has format version ${String(backup.version)}; this app reads version ${BACKUP_VERSION}.` };
   if (!Array.isArray(backup.notes)) return { refused: 'This backup is damaged: it has no list of notes.' };
   const problems = backup.notes.map(noteProblem);
   const first = problems.findIndex(Boolean);

@@ -38,15 +38,21 @@ export function recover(data: unknown): { doc: Doc; lost: boolean } {
 export function merge(mine: Doc, theirs: Doc): Doc {
   const gone: Record<string, number> = { ...mine.gone };
   for (const [id, deletedAt] of Object.entries(theirs.gone)) {
-    if (!(gone[id] >= deletedAt)) gone[id] = deletedAt;
+    if (!deletedSince(gone, id, deletedAt)) gone[id] = deletedAt;
   }
   const newestById = new Map<string, Note>();
   for (const note of [...mine.notes, ...theirs.notes]) {
     const known = newestById.get(note.id);
     if (!known || isNewer(note, known)) newestById.set(note.id, note);
   }
-  const notes = [...newestById.values()].filter((note) => !(gone[note.id] >= note.at)).sort((a, b) => (a.id < b.id ? -1 : 1));
+  const notes = [...newestById.values()].filter((note) => !deletedSince(gone, note.id, note.at)).sort((a, b) => (a.id < b.id ? -1 : 1));
   return { notes, gone: Object.fromEntries(Object.entries(gone).sort()) };
+}
+
+/** Whether the tombstones say `id` was deleted at `at` or later (a deletion wins over an edit of the same moment). */
+function deletedSince(gone: Record<string, number>, id: string, at: number): boolean {
+  const deletedAt = gone[id];
+  return deletedAt !== undefined && deletedAt >= at;
 }
 
 /** Whether `note` wins over `known`: a later edit, or at equal times the greater text, so both tabs pick the same winner. */

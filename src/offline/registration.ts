@@ -35,7 +35,15 @@ export interface WorkerVersion {
   version: string;
 }
 
-const state = createStore<RegistrationSnapshot>({ state: 'unknown', progress: null, version: null, scope: null, lastCheck: null, error: null, repair: null });
+const state = createStore<RegistrationSnapshot>({
+  state: 'unknown',
+  progress: null,
+  version: null,
+  scope: null,
+  lastCheck: null,
+  error: null,
+  repair: null,
+});
 
 /** The registration store. */
 export const registration: Store<RegistrationSnapshot> = state;

@@ -65,7 +65,7 @@ export function startFocusMemory(): () => void {
 /** The element to come back to: the focused one, or the last text field when the focus left it for a control without an id. */
 function elementToResume(): Element | null {
   const active = document.activeElement;
-  if (active && active.id && active !== document.body) return active;
+  if (active?.id && active !== document.body) return active;
   if (lastTextField?.isConnected && lastTextField.id) return lastTextField;
   return null;
 }
@@ -86,7 +86,13 @@ function focusPointOf(element: Element): FocusPoint {
 /** Saves where the person is now, for the page that a reload is about to load. */
 export function saveResumePoint(): void {
   const element = elementToResume();
-  const point: ResumePoint = { url: location.href, scrollX: window.scrollX, scrollY: window.scrollY, focus: element ? focusPointOf(element) : null, at: Date.now() };
+  const point: ResumePoint = {
+    url: location.href,
+    scrollX: window.scrollX,
+    scrollY: window.scrollY,
+    focus: element ? focusPointOf(element) : null,
+    at: Date.now(),
+  };
   // A failed write (storage full or off) loses the place, not the text: the text is saved apart.
   save(RESUME_KEY, point, area('sessionStorage'));
 }

@@ -51,7 +51,10 @@ async function fetchAndPut(url: string, integrity: string): Promise<boolean> {
 
 /** This version's copy of `url`: the cached one, or, missing, the one `repair` put back; undefined when neither. */
 export async function cachedOrRepaired(url: string, integrity: string): Promise<Response | undefined> {
-  return (await cached(url)) ?? ((await repair(url, integrity)) ? cached(url) : undefined);
+  const copy = await cached(url);
+  if (copy) return copy;
+  if (!(await repair(url, integrity))) return undefined;
+  return cached(url);
 }
 
 /**
@@ -73,8 +76,13 @@ export async function precacheManifest(): Promise<Manifest | undefined> {
  * the page's check when the network returns runs it again.
  */
 export function checkAndRepair(): Promise<void> {
-  if (checking) broadcast();
-  checking ??= checkEveryEntry().finally(() => (checking = undefined));
+  if (checking) {
+    broadcast();
+    return checking;
+  }
+  checking = checkEveryEntry().finally(() => {
+    checking = undefined;
+  });
   return checking;
 }
 

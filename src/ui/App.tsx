@@ -11,12 +11,18 @@ export function App() {
   const here = useStore(route);
   return (
     <>
-      <a className="skip" href="#main">Skip to content</a>
+      <a className="skip" href="#main">
+        Skip to content
+      </a>
       <header className="bar">
-        <a className="brand" href={withBase('/')}>{APP_TITLE}</a>
+        <a className="brand" href={withBase('/')}>
+          {APP_TITLE}
+        </a>
         <nav aria-label="Main">
           {routes.map((route) => (
-            <a key={route.path} href={withBase(route.path)} aria-current={route.path === here ? 'page' : undefined}>{route.title}</a>
+            <a key={route.path} href={withBase(route.path)} aria-current={route.path === here ? 'page' : undefined}>
+              {route.title}
+            </a>
           ))}
         </nav>
       </header>

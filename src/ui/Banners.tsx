@@ -29,7 +29,10 @@ function WorkerBanner() {
   if (state === 'update-waiting') {
     return (
       <p>
-        A new version is ready. <button type="button" onClick={applyUpdate}>Reload to update</button>
+        A new version is ready.{' '}
+        <button type="button" onClick={applyUpdate}>
+          Reload to update
+        </button>
       </p>
     );
   }

@@ -8,7 +8,8 @@ export type Fetched<T> = { status: 'loading' } | { status: 'loaded'; value: T } 
 
 /**
  * Fetches a file of the site once per mount. A failure (offline before the worker cached it, or
- * a host that does not serve it) becomes a sentence to show.
+ * a host that does not serve it) becomes a sentence to show. `read` is a function defined once
+ * (readText, or one at module level), not an arrow written in the render: a new `read` fetches again.
  */
 export function useFetched<T>(url: string, read: (response: Response) => Promise<T>): Fetched<T> {
   const [fetched, setFetched] = useState<Fetched<T>>({ status: 'loading' });
@@ -19,9 +20,15 @@ export function useFetched<T>(url: string, read: (response: Response) => Promise
         (value) => setFetched({ status: 'loaded', value }),
         () => setFetched({ status: 'failed', message: `Could not load ${url}.` }),
       );
-  }, [url]);
+  }, [url, read]);
   return fetched;
 }
 
+/** Reads a response as text. */
+export const readText = (response: Response): Promise<string> => response.text();
+
+/** Reads a response as the build's audit.json. */
+const readAudit = (response: Response): Promise<Audit> => response.json();
+
 /** The audit of the running site. */
-export const useAudit = (): Fetched<Audit> => useFetched(withBase('/audit.json'), (response) => response.json());
+export const useAudit = (): Fetched<Audit> => useFetched(withBase('/audit.json'), readAudit);

@@ -7,7 +7,9 @@ describe('about screen in Chromium', () => {
   it('says which file it could not load instead of showing an empty table', async () => {
     const { host, unmount } = mount(<About />);
     // The test server serves neither /audit.json nor /licenses.txt.
-    await waitFor(() => host.textContent?.includes('Could not load /audit.json.') && host.textContent.includes('Could not load /licenses.txt.'));
+    await waitFor(
+      () => host.textContent?.includes('Could not load /audit.json.') && host.textContent.includes('Could not load /licenses.txt.'),
+    );
     assert.not.ok(host.querySelector('table'));
     assert.is(host.querySelector('h2')?.textContent, 'Licences of bundled code');
     const sbom = [...host.querySelectorAll('a')].find((link) => link.textContent === 'Software bill of materials');

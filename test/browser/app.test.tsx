@@ -10,7 +10,10 @@ describe('App shell in Chromium', () => {
     assert.ok(host.querySelector('header'));
     assert.ok(host.querySelector('footer'));
     const links = [...host.querySelectorAll<HTMLAnchorElement>('nav[aria-label="Main"] a')].map((a) => a.getAttribute('href'));
-    assert.equal(links, routes.map((route) => route.path));
+    assert.equal(
+      links,
+      routes.map((route) => route.path),
+    );
     unmount();
   });
 });

@@ -2,6 +2,7 @@ import * as assert from 'uvu/assert';
 import { App } from '../../src/ui/App';
 import { startRouter } from '../../src/ui/router';
 import { mount, waitFor } from './mount';
+import { present } from '../present';
 import { APP_TITLE } from '../../src/app-name';
 
 describe('client-side routing in Chromium (App + router)', () => {
@@ -18,7 +19,7 @@ describe('client-side routing in Chromium (App + router)', () => {
     const { host, unmount } = mount(<App />);
     await waitFor(() => host.querySelector('h1')?.textContent === 'Notes');
     const before = history.length;
-    host.querySelector<HTMLAnchorElement>('nav a[href="/status/"]')!.click();
+    present(host.querySelector<HTMLAnchorElement>('nav a[href="/status/"]'), 'a link to /status/ in the nav').click();
     await waitFor(() => host.querySelector('h1')?.textContent === 'Offline readiness');
     assert.is(location.pathname, '/status/');
     assert.is(history.length, before + 1);
@@ -35,7 +36,7 @@ describe('client-side routing in Chromium (App + router)', () => {
     const { host, unmount } = mount(<App />);
     await waitFor(() => host.querySelector('h1')?.textContent === 'What this app ships');
     (window as unknown as { marker: number }).marker = 1;
-    host.querySelector<HTMLAnchorElement>('a.brand')!.click();
+    present(host.querySelector<HTMLAnchorElement>('a.brand'), 'the brand link').click();
     await waitFor(() => host.querySelector('h1')?.textContent === 'Notes');
     history.back();
     await waitFor(() => host.querySelector('h1')?.textContent === 'What this app ships');

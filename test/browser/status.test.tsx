@@ -10,7 +10,9 @@ const bytes = (s: string) => new TextEncoder().encode(s).buffer as ArrayBuffer;
 
 /** An audit of the given files (contents as strings), hashed as the build does. */
 async function auditOf(version: string, files: Record<string, string>): Promise<Audit> {
-  const list = await Promise.all(Object.entries(files).map(async ([path, text]) => ({ path, bytes: text.length, gzip: 0, brotli: 0, sha384: await sri(bytes(text)) })));
+  const list = await Promise.all(
+    Object.entries(files).map(async ([path, text]) => ({ path, bytes: text.length, gzip: 0, brotli: 0, sha384: await sri(bytes(text)) })),
+  );
   return { name: APP_NAME, version, build: 'react', files: list };
 }
 
@@ -36,12 +38,24 @@ describe('precache check in Chromium (Cache API, crypto.subtle)', () => {
   });
 
   it('verifies matching files, names missing and altered ones, and skips sw.js and audit.json', async () => {
-    const audit = await auditOf('v2', { 'index.html': '<p>home', 'status/index.html': '<p>status', 'a.txt': 'aaaa', 'b.txt': 'b', 'sw.js': 'x', 'audit.json': '{}' });
+    const audit = await auditOf('v2', {
+      'index.html': '<p>home',
+      'status/index.html': '<p>status',
+      'a.txt': 'aaaa',
+      'b.txt': 'b',
+      'sw.js': 'x',
+      'audit.json': '{}',
+    });
     const cache = await caches.open(CACHE_PREFIX + 'v2');
     await cache.put('/', new Response('<p>home'));
     await cache.put('/status/', new Response('<p>status'));
     await cache.put('/a.txt', new Response('tampered'));
-    assert.equal(await verifyPrecache(audit), { total: 4, verified: 2, bytes: 7 + 9, failed: ['a.txt: hash mismatch', 'b.txt: not cached'] });
+    assert.equal(await verifyPrecache(audit), {
+      total: 4,
+      verified: 2,
+      bytes: 7 + 9,
+      failed: ['a.txt: hash mismatch', 'b.txt: not cached'],
+    });
   });
 
   it("checks this version's cache when an older version's cache is still there", async () => {
@@ -57,8 +71,11 @@ describe('status screen in Chromium', () => {
     const { host, unmount } = mount(<Status />);
     // The test server has no /audit.json: a host that does not serve it looks the same.
     await waitFor(() => host.textContent?.includes('Could not load /audit.json.'));
-    assert.equal([...host.querySelectorAll('h2')].map((h) => h.textContent), ['Network', 'Service worker', 'Precache check', 'Storage', 'Connectivity log']);
-    await waitFor(() => /[\d.]+ (B|KB|MB) of [\d.]+ (MB|GB)/.test(host.textContent ?? ""));
+    assert.equal(
+      [...host.querySelectorAll('h2')].map((h) => h.textContent),
+      ['Network', 'Service worker', 'Precache check', 'Storage', 'Connectivity log'],
+    );
+    await waitFor(() => /[\d.]+ (B|KB|MB) of [\d.]+ (MB|GB)/.test(host.textContent ?? ''));
     assert.ok(host.querySelector('button'), 'Check for update');
     unmount();
   });
@@ -72,7 +89,10 @@ describe('status screen in Chromium', () => {
     await waitFor(() => lines().length >= 3);
     // Each line is "<time> <what>"; the time's own format is the browser's locale.
     const expected = [' reload', ' reload waits: hidden tab', ' reload waits: typing'];
-    assert.ok(expected.every((end, index) => lines()[index].endsWith(end)), `newest first: ${lines().slice(0, 3).join(' | ')}`);
+    assert.ok(
+      expected.every((end, index) => lines()[index].endsWith(end)),
+      `newest first: ${lines().slice(0, 3).join(' | ')}`,
+    );
     unmount();
   });
 });

@@ -85,7 +85,10 @@ for (const { name } of BUILDS) {
       assert.is(await page.getByText(TEXT).count(), 1);
       assert.is(await page.title(), `${TITLE} · ${APP_NAME}`);
       // (The reconnect probe's refused HEAD /sw.js is the server being down, not the page.)
-      assert.equal(problems.filter((problem) => !problem.includes('/sw.js')), []);
+      assert.equal(
+        problems.filter((problem) => !problem.includes('/sw.js')),
+        [],
+      );
     } finally {
       await context.close();
       await host.close();

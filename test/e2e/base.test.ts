@@ -6,7 +6,18 @@ import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { cacheNames, cachedPaths, countLoads, firstNote, openInstalled, openNotes, reconnectReloaded, ROUTES, settle, watchConsole } from './lib/app';
+import {
+  cacheNames,
+  cachedPaths,
+  countLoads,
+  firstNote,
+  openInstalled,
+  openNotes,
+  reconnectReloaded,
+  ROUTES,
+  settle,
+  watchConsole,
+} from './lib/app';
 import { freshContext } from './lib/browser';
 import { startHost } from './lib/hosts';
 import { APP_NAME, BUILDS, site, temp } from './lib/site';
@@ -35,7 +46,10 @@ for (const build of BUILDS) {
   const test = suite<Shared>(`sub-path deploy under ${BASE} (${build.name}, python)`);
   shareChromium(test, () => startHost('python', sharedRoot(site(build.name, 'base'))));
 
-  test('installs with the worker at /my-app/sw.js (scope /my-app/), caches only /my-app/ URLs, and every screen works offline there', async ({ browser, host }) => {
+  test('installs with the worker at /my-app/sw.js (scope /my-app/), caches only /my-app/ URLs, and every screen works offline there', async ({
+    browser,
+    host,
+  }) => {
     const context = await freshContext(browser);
     const page = await context.newPage();
     const problems = watchConsole(page);
@@ -51,11 +65,21 @@ for (const build of BUILDS) {
     const [cache] = (await cacheNames(page)).filter((name) => name.startsWith(`${APP_NAME}-`));
     const cached = await cachedPaths(page, cache);
     assert.ok(cached.includes(`${BASE}status/`) && cached.includes(`${BASE}404.html`), cached.join(', '));
-    assert.ok(cached.every((urlPath) => urlPath.startsWith(BASE)), cached.join(', '));
+    assert.ok(
+      cached.every((urlPath) => urlPath.startsWith(BASE)),
+      cached.join(', '),
+    );
 
     await context.setOffline(true);
     // Each route relative to the base, with and without its trailing slash, and a path that is no route.
-    const visits = ROUTES.flatMap((route) => (route.path === '/' ? [['', route.h1]] : [[route.path.slice(1, -1), route.h1], [route.path.slice(1), route.h1]]));
+    const visits = ROUTES.flatMap((route) =>
+      route.path === '/'
+        ? [['', route.h1]]
+        : [
+            [route.path.slice(1, -1), route.h1],
+            [route.path.slice(1), route.h1],
+          ],
+    );
     for (const [urlPath, h1] of [...visits, ['notes/deep-link', 'Not found']]) {
       assert.is(await heading(page, new URL(urlPath, app).href), h1, urlPath);
     }
@@ -70,10 +94,20 @@ for (const build of BUILDS) {
     // Every request the app made was under its base.
     const ours = [...host.log];
     assert.ok(ours.length > 10, `${ours.length} requests`);
-    assert.equal(ours.filter((request) => !request.url.startsWith(BASE)), [], 'no request outside the base');
+    assert.equal(
+      ours.filter((request) => !request.url.startsWith(BASE)),
+      [],
+      'no request outside the base',
+    );
 
     // Outside the base the worker answers nothing: offline, the other site's page fails.
-    assert.is(await page.goto(host.url).then(() => 'answered', () => 'failed'), 'failed');
+    assert.is(
+      await page.goto(host.url).then(
+        () => 'answered',
+        () => 'failed',
+      ),
+      'failed',
+    );
     await context.setOffline(false);
     assert.is(await heading(page, host.url), OTHER_SITE);
     assert.is(await page.evaluate(() => navigator.serviceWorker.controller), null, 'the page at / is not ours');
@@ -92,9 +126,12 @@ for (const build of BUILDS) {
     await context.setOffline(false);
     await reconnectReloaded(page, loads);
     assert.is(loads.n, 1, 'one reload');
-    await until('the probe in the host\'s log', () => host.log.slice(from).some((request) => request.method === 'HEAD'));
+    await until("the probe in the host's log", () => host.log.slice(from).some((request) => request.method === 'HEAD'));
     assert.equal(
-      host.log.slice(from).filter((request) => request.method === 'HEAD').map((request) => request.url),
+      host.log
+        .slice(from)
+        .filter((request) => request.method === 'HEAD')
+        .map((request) => request.url),
       [`${BASE}sw.js`],
     );
     assert.is(await firstNote(page).inputValue(), 'typed under a sub-path');

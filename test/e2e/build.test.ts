@@ -9,6 +9,7 @@ import { countLoads, ROUTES, statusFact } from './lib/app';
 import { freshContext, launchChromium } from './lib/browser';
 import { cleanup, copySources } from './lib/site';
 import { until } from './lib/wait';
+import { present } from '../present';
 
 /** Runs `node build.mjs` in `dir`; returns its exit code (null if a signal ended it, named in stderr) and output. */
 function build(dir: string, ...args: string[]) {
@@ -54,7 +55,16 @@ test('is deterministic: two builds, in two folders, give byte-identical dist/', 
 test('writes each route, 404.html, sw.js, _headers, sbom.cdx.json and audit.json with hashes of every file', () => {
   const r = build(dir);
   assert.is(r.code, 0, r.stderr);
-  for (const f of [...ROUTES.map((route) => route.path.slice(1) + 'index.html'), '404.html', 'sw.js', 'audit.json', 'manifest.webmanifest', 'robots.txt', '_headers', 'sbom.cdx.json']) {
+  for (const f of [
+    ...ROUTES.map((route) => route.path.slice(1) + 'index.html'),
+    '404.html',
+    'sw.js',
+    'audit.json',
+    'manifest.webmanifest',
+    'robots.txt',
+    '_headers',
+    'sbom.cdx.json',
+  ]) {
     assert.ok(existsSync(path.join(dir, 'dist', f)), f);
   }
   const audit = JSON.parse(readFileSync(path.join(dir, 'dist/audit.json'), 'utf8'));
@@ -73,7 +83,14 @@ test('writes each route, 404.html, sw.js, _headers, sbom.cdx.json and audit.json
   assert.not.match(html, /<script>|<style|style=/);
   assert.match(r.stdout, /budget js: [\d,]+ B gzip of [\d,]+ B/);
   // The live-reload client is dev-only: production code has no trace of it.
-  const script = readFileSync(path.join(dir, 'dist', paths.find((p: string) => /^assets\/app-\w+\.js$/.test(p))), 'utf8');
+  const script = readFileSync(
+    path.join(
+      dir,
+      'dist',
+      paths.find((p: string) => /^assets\/app-\w+\.js$/.test(p)),
+    ),
+    'utf8',
+  );
   assert.not.match(script, /\/esbuild|EventSource/);
   // V8 reads its compile hint only on a file's first line: with it, Chromium compiles the bundle
   // off the main thread as it arrives (the bench's Lighthouse blocking time shows the difference).
@@ -82,7 +99,10 @@ test('writes each route, 404.html, sw.js, _headers, sbom.cdx.json and audit.json
 
 test('a line appended to src/main.tsx still builds within every budget, in both builds', () => {
   // What a new user does first when making the app their own.
-  writeFileSync(path.join(dir, 'src/main.tsx'), readFileSync(path.join(dir, 'src/main.tsx'), 'utf8') + "\nconsole.info('my app starts here');\n");
+  writeFileSync(
+    path.join(dir, 'src/main.tsx'),
+    readFileSync(path.join(dir, 'src/main.tsx'), 'utf8') + "\nconsole.info('my app starts here');\n",
+  );
   for (const flags of [[], ['--preact']]) {
     const r = build(dir, ...flags);
     assert.is(r.code, 0, r.stderr);
@@ -115,17 +135,87 @@ test('fails with one line when a budget is exceeded, and leaves the last dist/ a
 
 const broken: [string, (d: string) => void, RegExp, string[]?][] = [
   ['a missing static/index.html', (d) => rmSync(path.join(d, 'static/index.html')), /^build failed: missing static\/index\.html$/],
-  ['a template without #root', (d) => writeFileSync(path.join(d, 'static/index.html'), readFileSync(path.join(d, 'static/index.html'), 'utf8').replace('id="root"', 'id="app"')), /^build failed: static\/index\.html has no element with id="root" \(an empty <div id="root"><\/div>\)$/],
-  ['a syntax error in src/', (d) => writeFileSync(path.join(d, 'src/main.tsx'), 'const x = ;\n'), /^build failed: .*src\/main\.tsx:1:\d+: /],
-  ['a type error in src/ (--check)', (d) => writeFileSync(path.join(d, 'src/ui/bad.ts'), 'export const n: number = "text";\n'), /^build failed: type error: src\/ui\/bad\.ts:1:14: TS2322 /, ['--check']],
-  ['a type error in sw.ts (--check)', (d) => writeFileSync(path.join(d, 'sw.ts'), readFileSync(path.join(d, 'sw.ts'), 'utf8') + '\nconst n: number = "x";\n'), /^build failed: type error: sw\.ts:\d+:7: TS2322 /, ['--check']],
-  ['a package.json name that cannot name caches and storage keys', (d) => writeFileSync(path.join(d, 'package.json'), JSON.stringify({ ...JSON.parse(readFileSync(path.join(d, 'package.json'), 'utf8')), name: 'My App' })), /^build failed: package\.json "name" must be lowercase letters, digits, "\.", "_" or "-" \(it names caches and storage keys\)$/],
-  ['a "networkOnly" entry that is not a path', (d) => writeFileSync(path.join(d, 'package.json'), JSON.stringify({ ...JSON.parse(readFileSync(path.join(d, 'package.json'), 'utf8')), networkOnly: ['api/'] })), /^build failed: package\.json "networkOnly" must be a list of path prefixes starting with "\/"$/],
-  ['a screen file without a title', (d) => writeFileSync(path.join(d, 'src/ui/screens/help.tsx'), 'export const navOrder = 9;\nexport default function Help() {\n  return null;\n}\n'), /^build failed: src\/ui\/screens\/help\.tsx has no title: add `export const title = 'Its title';`/],
-  ['a screen file whose name is no URL segment', (d) => writeFileSync(path.join(d, 'src/ui/screens/Help Me.tsx'), "export const title = 'Help';\nexport const navOrder = 9;\nexport default function Help() {\n  return null;\n}\n"), /^build failed: src\/ui\/screens\/Help Me\.tsx: a screen's file name is its URL/],
-  ['an icon the page and the manifest name that static/ lacks', (d) => rmSync(path.join(d, 'static/icons/icon-192.png')), /^build failed: (static\/index\.html \(or a screen\)|static\/manifest\.webmanifest) names \/icons\/icon-192\.png, but the build writes no icons\/icon-192\.png \(add it to static\/, or fix the reference\)$/],
-  ['a manifest icon that static/ lacks', (d) => writeFileSync(path.join(d, 'static/manifest.webmanifest'), readFileSync(path.join(d, 'static/manifest.webmanifest'), 'utf8').replace('/icons/icon-512.png', '/icons/icon-1024.png')), /^build failed: static\/manifest\.webmanifest names \/icons\/icon-1024\.png, but the build writes no icons\/icon-1024\.png/],
-  ['broken JSON in package.json', (d) => writeFileSync(path.join(d, 'package.json'), '{ "name": '), /^build failed: package\.json is not valid JSON/],
+  [
+    'a template without #root',
+    (d) =>
+      writeFileSync(
+        path.join(d, 'static/index.html'),
+        readFileSync(path.join(d, 'static/index.html'), 'utf8').replace('id="root"', 'id="app"'),
+      ),
+    /^build failed: static\/index\.html has no element with id="root" \(an empty <div id="root"><\/div>\)$/,
+  ],
+  [
+    'a syntax error in src/',
+    (d) => writeFileSync(path.join(d, 'src/main.tsx'), 'const x = ;\n'),
+    /^build failed: .*src\/main\.tsx:1:\d+: /,
+  ],
+  [
+    'a type error in src/ (--check)',
+    (d) => writeFileSync(path.join(d, 'src/ui/bad.ts'), 'export const n: number = "text";\n'),
+    /^build failed: type error: src\/ui\/bad\.ts:1:14: TS2322 /,
+    ['--check'],
+  ],
+  [
+    'a type error in sw.ts (--check)',
+    (d) => writeFileSync(path.join(d, 'sw.ts'), readFileSync(path.join(d, 'sw.ts'), 'utf8') + '\nconst n: number = "x";\n'),
+    /^build failed: type error: sw\.ts:\d+:7: TS2322 /,
+    ['--check'],
+  ],
+  [
+    'a package.json name that cannot name caches and storage keys',
+    (d) =>
+      writeFileSync(
+        path.join(d, 'package.json'),
+        JSON.stringify({ ...JSON.parse(readFileSync(path.join(d, 'package.json'), 'utf8')), name: 'My App' }),
+      ),
+    /^build failed: package\.json "name" must be lowercase letters, digits, "\.", "_" or "-" \(it names caches and storage keys\)$/,
+  ],
+  [
+    'a "networkOnly" entry that is not a path',
+    (d) =>
+      writeFileSync(
+        path.join(d, 'package.json'),
+        JSON.stringify({ ...JSON.parse(readFileSync(path.join(d, 'package.json'), 'utf8')), networkOnly: ['api/'] }),
+      ),
+    /^build failed: package\.json "networkOnly" must be a list of path prefixes starting with "\/"$/,
+  ],
+  [
+    'a screen file without a title',
+    (d) =>
+      writeFileSync(
+        path.join(d, 'src/ui/screens/help.tsx'),
+        'export const navOrder = 9;\nexport default function Help() {\n  return null;\n}\n',
+      ),
+    /^build failed: src\/ui\/screens\/help\.tsx has no title: add `export const title = 'Its title';`/,
+  ],
+  [
+    'a screen file whose name is no URL segment',
+    (d) =>
+      writeFileSync(
+        path.join(d, 'src/ui/screens/Help Me.tsx'),
+        "export const title = 'Help';\nexport const navOrder = 9;\nexport default function Help() {\n  return null;\n}\n",
+      ),
+    /^build failed: src\/ui\/screens\/Help Me\.tsx: a screen's file name is its URL/,
+  ],
+  [
+    'an icon the page and the manifest name that static/ lacks',
+    (d) => rmSync(path.join(d, 'static/icons/icon-192.png')),
+    /^build failed: (static\/index\.html \(or a screen\)|static\/manifest\.webmanifest) names \/icons\/icon-192\.png, but the build writes no icons\/icon-192\.png \(add it to static\/, or fix the reference\)$/,
+  ],
+  [
+    'a manifest icon that static/ lacks',
+    (d) =>
+      writeFileSync(
+        path.join(d, 'static/manifest.webmanifest'),
+        readFileSync(path.join(d, 'static/manifest.webmanifest'), 'utf8').replace('/icons/icon-512.png', '/icons/icon-1024.png'),
+      ),
+    /^build failed: static\/manifest\.webmanifest names \/icons\/icon-1024\.png, but the build writes no icons\/icon-1024\.png/,
+  ],
+  [
+    'broken JSON in package.json',
+    (d) => writeFileSync(path.join(d, 'package.json'), '{ "name": '),
+    /^build failed: package\.json is not valid JSON/,
+  ],
 ];
 for (const [what, breakIt, message, flags = []] of broken) {
   test(`stops on ${what} with one clear line, exit 1, and no dist/`, () => {
@@ -148,7 +238,10 @@ test('refuses a --base that does not start and end with "/", or has a "." or "..
   for (const base of ['my-app/', '/my-app', '/my app/', '/a/../b/', '/./', '/my-app/../']) {
     const r = build(dir, '--base', base);
     assert.is(r.code, 1, base);
-    assert.is(r.stderr, `build failed: --base must start and end with "/" and hold only plain path segments (for example /my-app/), not ${JSON.stringify(base)}`);
+    assert.is(
+      r.stderr,
+      `build failed: --base must start and end with "/" and hold only plain path segments (for example /my-app/), not ${JSON.stringify(base)}`,
+    );
     assert.not.ok(existsSync(path.join(dir, 'dist')));
   }
 });
@@ -157,7 +250,9 @@ test('--preact builds a much smaller bundle of the same app', () => {
   assert.is(build(dir, '--out', 'react').code, 0);
   assert.is(build(dir, '--preact', '--out', 'preact').code, 0);
   const js = (out: string) =>
-    JSON.parse(readFileSync(path.join(dir, out, 'audit.json'), 'utf8')).files.filter((f: { path: string }) => f.path.endsWith('.js') && f.path !== 'sw.js')[0].gzip;
+    JSON.parse(readFileSync(path.join(dir, out, 'audit.json'), 'utf8')).files.filter(
+      (f: { path: string }) => f.path.endsWith('.js') && f.path !== 'sw.js',
+    )[0].gzip;
   assert.ok(js('preact') * 3 < js('react'), `preact ${js('preact')} B vs react ${js('react')} B`);
   assert.is(JSON.parse(readFileSync(path.join(dir, 'preact/audit.json'), 'utf8')).build, 'preact');
 });
@@ -165,77 +260,104 @@ test('--preact builds a much smaller bundle of the same app', () => {
 test.run();
 
 const dev = suite('dev mode');
-for (const flags of [[], ['--preact']]) dev(`\`--watch ${flags.join(' ')}\` serves the app with no service worker, reloads the page on save (the framework bundle untouched), keeps the last good build through a syntax error, and type errors block nothing`, async () => {
-  const dir = copySources();
-  const child = spawn(process.execPath, ['build.mjs', '--watch', ...flags], { cwd: dir, env: { ...process.env, PORT: '0' }, stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
-  child.stdout.on('data', (d) => (out += d));
-  child.stderr.on('data', (d) => (out += d));
-  const browser = await launchChromium();
-  const app = path.join(dir, 'src/ui/App.tsx');
-  const original = readFileSync(app, 'utf8');
-  /** Saves App.tsx with the footer saying `footer`, plus `extra` code. */
-  const save = (footer: string, extra = '') => writeFileSync(app, original.replace('Works offline.', footer) + extra);
-  /** The footer's first sentence, the one each save changes. */
-  const footer = async () => (await page.locator('footer').textContent())?.split(' Nothing leaves')[0];
-  let page: Page;
-  try {
-    const url = (await until('the URL', () => /serving .* on (http:\/\/127\.0\.0\.1:\d+\/)/.exec(out)?.[1], 30_000))!;
-    page = await (await freshContext(browser)).newPage();
-    const loads = countLoads(page);
-    await page.goto(url); // resolves after `load`, when a production page registers its worker
-    await page.getByRole('link', { name: 'Offline readiness' }).click();
-    assert.is(await until('the worker state on the status screen', () => statusFact(page, 'State')), 'unsupported: dev builds register no service worker');
-    assert.equal(await page.evaluate(async () => [(await navigator.serviceWorker.getRegistrations()).length, await caches.keys()]), [0, []]);
+for (const flags of [[], ['--preact']])
+  dev(
+    `\`--watch ${flags.join(' ')}\` serves the app with no service worker, reloads the page on save (the framework bundle untouched), keeps the last good build through a syntax error, and type errors block nothing`,
+    async () => {
+      const dir = copySources();
+      const child = spawn(process.execPath, ['build.mjs', '--watch', ...flags], {
+        cwd: dir,
+        env: { ...process.env, PORT: '0' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let out = '';
+      child.stdout.on('data', (d) => (out += d));
+      child.stderr.on('data', (d) => (out += d));
+      const browser = await launchChromium();
+      const app = path.join(dir, 'src/ui/App.tsx');
+      const original = readFileSync(app, 'utf8');
+      /** Saves App.tsx with the footer saying `footer`, plus `extra` code. */
+      const save = (footer: string, extra = '') => writeFileSync(app, original.replace('Works offline.', footer) + extra);
+      /** The footer's first sentence, the one each save changes. */
+      const footer = async () => (await page.locator('footer').textContent())?.split(' Nothing leaves')[0];
+      let page: Page;
+      try {
+        const url = present(await until('the URL', () => /serving .* on (http:\/\/127\.0\.0\.1:\d+\/)/.exec(out)?.[1], 30_000), 'the URL');
+        page = await (await freshContext(browser)).newPage();
+        const loads = countLoads(page);
+        await page.goto(url); // resolves after `load`, when a production page registers its worker
+        await page.getByRole('link', { name: 'Offline readiness' }).click();
+        assert.is(
+          await until('the worker state on the status screen', () => statusFact(page, 'State')),
+          'unsupported: dev builds register no service worker',
+        );
+        assert.equal(await page.evaluate(async () => [(await navigator.serviceWorker.getRegistrations()).length, await caches.keys()]), [
+          0,
+          [],
+        ]);
 
-    /** The dev page's framework bundle: its URL (named by content) and its text. */
-    const framework = async () => {
-      const html = await (await fetch(url)).text();
-      const src = /<script type="module" src="([^"]*\/framework-[0-9a-f]+\.js)"/.exec(html)?.[1];
-      assert.ok(src, 'the page loads a framework bundle named by its content');
-      return { src, text: await (await fetch(new URL(src, url))).text() };
-    };
-    const frameworkBefore = await framework();
-    save('Edited in dev mode.');
-    await until('the page to reload itself with the edit', async () => (await footer()) === 'Edited in dev mode.', 15_000);
-    assert.is(loads.n, 2, 'one reload for one save');
-    // A save rebuilds our code only: the framework's bundle is the same file, so the browser
-    // revalidates it rather than downloading and compiling it again.
-    assert.equal(await framework(), frameworkBefore, 'the framework bundle unchanged by a save');
-    // Dev bundles are not minified: esbuild heads each bundled module with its path (relative to
-    // the copy, so the packages' paths run through wherever node_modules really is).
-    const packageModule = /^\/\/ \S*node_modules\//m;
-    assert.not.ok(packageModule.test(await (await fetch(new URL('/assets/app.js', url))).text()), 'app.js bundles no package');
-    assert.ok(packageModule.test(frameworkBefore.text), 'the framework bundle holds the packages');
+        /** The dev page's framework bundle: its URL (named by content) and its text. */
+        const framework = async () => {
+          const html = await (await fetch(url)).text();
+          const src = /<script type="module" src="([^"]*\/framework-[0-9a-f]+\.js)"/.exec(html)?.[1];
+          assert.ok(src, 'the page loads a framework bundle named by its content');
+          return { src, text: await (await fetch(new URL(src, url))).text() };
+        };
+        const frameworkBefore = await framework();
+        save('Edited in dev mode.');
+        await until('the page to reload itself with the edit', async () => (await footer()) === 'Edited in dev mode.', 15_000);
+        assert.is(loads.n, 2, 'one reload for one save');
+        // A save rebuilds our code only: the framework's bundle is the same file, so the browser
+        // revalidates it rather than downloading and compiling it again.
+        assert.equal(await framework(), frameworkBefore, 'the framework bundle unchanged by a save');
+        // Dev bundles are not minified: esbuild heads each bundled module with its path (relative to
+        // the copy, so the packages' paths run through wherever node_modules really is).
+        const packageModule = /^\/\/ \S*node_modules\//m;
+        assert.not.ok(packageModule.test(await (await fetch(new URL('/assets/app.js', url))).text()), 'app.js bundles no package');
+        assert.ok(packageModule.test(frameworkBefore.text), 'the framework bundle holds the packages');
 
-    // A syntax error: one line, and the last good build stays served (no reload is sent).
-    const before = out.length;
-    save('Broken.', '\nconst = ;\n');
-    await until('the one-line build error', () => /build failed: .*src\/ui\/App\.tsx:\d+:\d+: /.test(out.slice(before)), 15_000);
-    assert.is(out.slice(before).split('\n').filter((line) => line.startsWith('build failed')).length, 1);
-    assert.is(await footer(), 'Edited in dev mode.');
-    assert.ok((await (await fetch(new URL('/assets/app.js', url))).text()).includes('Edited in dev mode.'), 'the last good build is still served');
-    assert.is(loads.n, 2, 'no reload after a failed build');
+        // A syntax error: one line, and the last good build stays served (no reload is sent).
+        const before = out.length;
+        save('Broken.', '\nconst = ;\n');
+        await until('the one-line build error', () => /build failed: .*src\/ui\/App\.tsx:\d+:\d+: /.test(out.slice(before)), 15_000);
+        assert.is(
+          out
+            .slice(before)
+            .split('\n')
+            .filter((line) => line.startsWith('build failed')).length,
+          1,
+        );
+        assert.is(await footer(), 'Edited in dev mode.');
+        assert.ok(
+          (await (await fetch(new URL('/assets/app.js', url))).text()).includes('Edited in dev mode.'),
+          'the last good build is still served',
+        );
+        assert.is(loads.n, 2, 'no reload after a failed build');
 
-    // The next good save recovers; a type error in it does not hold the rebuild back, and the
-    // type checker beside the build reports it.
-    save('Recovered, badly typed.', '\nexport const count: number = "not a number";\n');
-    await until('the page to reload with the recovered build', async () => (await footer()) === 'Recovered, badly typed.', 15_000);
-    assert.is(loads.n, 3);
+        // The next good save recovers; a type error in it does not hold the rebuild back, and the
+        // type checker beside the build reports it.
+        save('Recovered, badly typed.', '\nexport const count: number = "not a number";\n');
+        await until('the page to reload with the recovered build', async () => (await footer()) === 'Recovered, badly typed.', 15_000);
+        assert.is(loads.n, 3);
 
-    // A framework module the dev bundle does not hold: one line saying where to add it.
-    const beforeImport = out.length;
-    save('Recovered, badly typed.', '\nexport const count: number = "not a number";\nexport { version } from "react-dom/server";\n');
-    await until('the one-line framework import error', () => /build failed: .*react-dom\/server is not in FRAMEWORK_MODULES/.test(out.slice(beforeImport)), 15_000);
-    save('Recovered, badly typed.', '\nexport const count: number = "not a number";\n');
-    await until('the type checker to report the type error', () => /src\/ui\/App\.tsx:\d+:\d+: TS2322 /.test(out), 60_000);
-  } catch (err) {
-    (err as Error).message += `\n--watch output:\n${out}`;
-    throw err;
-  } finally {
-    await browser.close();
-    child.kill();
-    cleanup();
-  }
-});
+        // A framework module the dev bundle does not hold: one line saying where to add it.
+        const beforeImport = out.length;
+        save('Recovered, badly typed.', '\nexport const count: number = "not a number";\nexport { version } from "react-dom/server";\n');
+        await until(
+          'the one-line framework import error',
+          () => /build failed: .*react-dom\/server is not in FRAMEWORK_MODULES/.test(out.slice(beforeImport)),
+          15_000,
+        );
+        save('Recovered, badly typed.', '\nexport const count: number = "not a number";\n');
+        await until('the type checker to report the type error', () => /src\/ui\/App\.tsx:\d+:\d+: TS2322 /.test(out), 60_000);
+      } catch (err) {
+        (err as Error).message += `\n--watch output:\n${out}`;
+        throw err;
+      } finally {
+        await browser.close();
+        child.kill();
+        cleanup();
+      }
+    },
+  );
 dev.run();

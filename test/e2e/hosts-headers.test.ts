@@ -9,6 +9,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { startHost, type Host, type HostKind } from './lib/hosts';
 import { audit, BUILDS, site } from './lib/site';
+import { present } from '../present';
 
 /** What one request got: status, headers (lower-case names), and the body as sent (not decoded). */
 interface Answer {
@@ -50,7 +51,7 @@ function parseHeadersFile(text: string): Rule[] {
     }
     const colon = line.indexOf(':');
     assert.ok(/^\s+\S/.test(line) && colon > 0 && rules.length > 0, `a header line belongs to a rule: ${JSON.stringify(line)}`);
-    rules.at(-1)!.headers.push([line.slice(0, colon).trim(), line.slice(colon + 1).trim()]);
+    present(rules.at(-1), 'a rule before the header line').headers.push([line.slice(0, colon).trim(), line.slice(colon + 1).trim()]);
   }
   return rules;
 }
@@ -81,7 +82,9 @@ function promisedFrom(answer: Answer, names: string[]): Record<string, string> {
 
 /** The URL paths the site is used at: every file of audit.json, and each route's folder URL. */
 function urlPathsOfSite(dir: string): string[] {
-  return audit(dir).files.flatMap(({ path: file }) => (file.endsWith('index.html') ? ['/' + file.slice(0, -'index.html'.length), '/' + file] : ['/' + file]));
+  return audit(dir).files.flatMap(({ path: file }) =>
+    file.endsWith('index.html') ? ['/' + file.slice(0, -'index.html'.length), '/' + file] : ['/' + file],
+  );
 }
 
 const PROMISED = ['Cache-Control', 'Content-Security-Policy', 'X-Content-Type-Options', 'Referrer-Policy', 'Content-Type'];
@@ -105,15 +108,24 @@ for (const build of BUILDS) {
         assert.is(answer.status, 200, urlPath);
         const fromFile = headersFromFile(rules, urlPath);
         // Content-Type is in _headers only where the host's own guess is not enough (the manifest).
-        const sent = promisedFrom(answer, PROMISED.filter((name) => name !== 'Content-Type' || name in fromFile));
+        const sent = promisedFrom(
+          answer,
+          PROMISED.filter((name) => name !== 'Content-Type' || name in fromFile),
+        );
         assert.equal(sent, fromFile, urlPath);
       }
     });
 
-    test('the README\'s promises, on real responses: no-cache on sw.js and the HTML, immutable on /assets/, CSP, nosniff, the manifest type', async ({ host }) => {
+    test("the README's promises, on real responses: no-cache on sw.js and the HTML, immutable on /assets/, CSP, nosniff, the manifest type", async ({
+      host,
+    }) => {
       const files = audit(dir).files.map((file) => file.path);
-      const script = files.find((file) => /^assets\/app-\w+\.js$/.test(file))!;
-      for (const urlPath of ['/sw.js', '/', '/index.html', '/status/', '/about/', '/404.html']) assert.is((await get(host, urlPath)).headers['cache-control'], 'no-cache', urlPath);
+      const script = present(
+        files.find((file) => /^assets\/app-\w+\.js$/.test(file)),
+        'the app script in the audit',
+      );
+      for (const urlPath of ['/sw.js', '/', '/index.html', '/status/', '/about/', '/404.html'])
+        assert.is((await get(host, urlPath)).headers['cache-control'], 'no-cache', urlPath);
       const asset = await get(host, '/' + script);
       assert.is(asset.headers['cache-control'], 'public, max-age=31536000, immutable');
       for (const urlPath of ['/', '/' + script, '/sw.js', '/manifest.webmanifest']) {
@@ -124,7 +136,7 @@ for (const build of BUILDS) {
       assert.match(String((await get(host, '/manifest.webmanifest')).headers['content-type']), /^application\/manifest\+json(;|$)/);
     });
 
-    test('an unknown path answers 404 with the app\'s 404.html, revalidated, with the same CSP', async ({ host }) => {
+    test("an unknown path answers 404 with the app's 404.html, revalidated, with the same CSP", async ({ host }) => {
       for (const urlPath of ['/no-such-page', '/assets/app-NOSUCHFILE.js']) {
         const answer = await get(host, urlPath);
         assert.is(answer.status, 404, urlPath);

@@ -5,25 +5,27 @@ import { readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { fillLocalStorage, firstNote, openInstalled, openNotes, savedNotes, watchConsole } from './lib/app';
+import { fillLocalStorage, firstNote, openInstalled, openNotes, savedNotes, watchConsole, shownText } from './lib/app';
 import { freshContext } from './lib/browser';
 import { startHost } from './lib/hosts';
 import { APP_NAME, BUILDS, site } from './lib/site';
 import { shareChromium, type Shared } from './lib/suite';
 import { until, WAIT } from './lib/wait';
+import { present } from '../present';
 
 /** The texts in the note editors, in order. */
-const shownNotes = (page: Page): Promise<string[]> => page.getByRole('textbox').evaluateAll((editors) => editors.map((editor) => (editor as HTMLTextAreaElement).value));
+const shownNotes = (page: Page): Promise<string[]> =>
+  page.getByRole('textbox').evaluateAll((editors) => editors.map((editor) => (editor as HTMLTextAreaElement).value));
 
 /** The backup section's live region. */
 const backupStatus = (page: Page) => page.getByRole('region', { name: 'Backup' }).getByRole('status');
 
 /** Chooses a file for "Restore from a backup" and waits until the page says what it did. */
 async function restore(page: Page, file: { name: string; buffer: Buffer }): Promise<string> {
-  const before = await backupStatus(page).innerText();
+  const before = await shownText(backupStatus(page));
   await page.getByLabel('Restore from a backup').setInputFiles({ ...file, mimeType: 'application/json' });
   return until('the outcome of the restore', async () => {
-    const now = await backupStatus(page).innerText();
+    const now = await shownText(backupStatus(page));
     return now !== before ? now : '';
   });
 }
@@ -48,12 +50,14 @@ for (const build of BUILDS) {
     const stored = await page.evaluate((key) => localStorage.getItem(key), `${APP_NAME}:notes`);
     await context.setOffline(true);
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download a backup' }).click()]);
-    const today = await page.evaluate(() => [new Date().getFullYear(), new Date().getMonth() + 1, new Date().getDate()].map((n) => String(n).padStart(2, '0')).join('-'));
+    const today = await page.evaluate(() =>
+      [new Date().getFullYear(), new Date().getMonth() + 1, new Date().getDate()].map((n) => String(n).padStart(2, '0')).join('-'),
+    );
     assert.is(download.suggestedFilename(), `${APP_NAME}-notes-${today}.json`);
     const file = readFileSync(await download.path());
     const backup = JSON.parse(file.toString());
     assert.equal([backup.format, backup.version], ['notes-backup', 1]);
-    assert.equal(backup.notes, JSON.parse(stored!).notes, 'every note with its id, text and time');
+    assert.equal(backup.notes, JSON.parse(present(stored, 'the notes in localStorage')).notes, 'every note with its id, text and time');
     await backupStatus(page).getByText(`Saved 2 notes to ${APP_NAME}-notes-${today}.json.`).waitFor(WAIT);
     // The browser deletes the site's storage (what Safari does after 7 days without a visit).
     await page.evaluate(() => localStorage.clear());
@@ -63,7 +67,10 @@ for (const build of BUILDS) {
     const said = await restore(page, { name: download.suggestedFilename(), buffer: file });
     assert.is(said, `Restored from ${APP_NAME}-notes-${today}.json: 1 note added, 1 note updated.`);
     assert.equal(await shownNotes(page), ['groceries: milk, "bread"', 'call the bank\nabout the ünïcode card']);
-    assert.equal(JSON.parse((await page.evaluate((key) => localStorage.getItem(key), `${APP_NAME}:notes`))!).notes, backup.notes);
+    assert.equal(
+      JSON.parse(present(await page.evaluate((key) => localStorage.getItem(key), `${APP_NAME}:notes`), 'the notes in localStorage')).notes,
+      backup.notes,
+    );
     await page.reload();
     await firstNote(page).waitFor(WAIT);
     assert.equal(await shownNotes(page), ['groceries: milk, "bread"', 'call the bank\nabout the ünïcode card'], 'kept after a reload');
@@ -76,7 +83,9 @@ for (const build of BUILDS) {
     const page = await context.newPage();
     await openNotes(page, host.url);
     await writeTwoNotes(page);
-    const [first, second] = JSON.parse((await page.evaluate((key) => localStorage.getItem(key), `${APP_NAME}:notes`))!).notes;
+    const [first, second] = JSON.parse(
+      present(await page.evaluate((key) => localStorage.getItem(key), `${APP_NAME}:notes`), 'the notes in localStorage'),
+    ).notes;
     const backup = {
       format: 'notes-backup',
       version: 1,
@@ -99,9 +108,21 @@ for (const build of BUILDS) {
     await writeTwoNotes(page);
     const before = await savedNotes(page);
     const refusals: [string, Buffer, string][] = [
-      ['broken.json', Buffer.from('{"format": "notes-backup", "version": 1, "notes": ['), 'This file is not a notes backup: it is not valid JSON.'],
-      ['later.json', Buffer.from(JSON.stringify({ format: 'notes-backup', version: 2, notes: [] })), 'This backup has format version 2; this app reads version 1.'],
-      ['types.json', Buffer.from(JSON.stringify({ format: 'notes-backup', version: 1, notes: [{ id: 'a', text: 42, at: 1 }] })), 'This backup is damaged: note 1 has no text.'],
+      [
+        'broken.json',
+        Buffer.from('{"format": "notes-backup", "version": 1, "notes": ['),
+        'This file is not a notes backup: it is not valid JSON.',
+      ],
+      [
+        'later.json',
+        Buffer.from(JSON.stringify({ format: 'notes-backup', version: 2, notes: [] })),
+        'This backup has format version 2; this app reads version 1.',
+      ],
+      [
+        'types.json',
+        Buffer.from(JSON.stringify({ format: 'notes-backup', version: 1, notes: [{ id: 'a', text: 42, at: 1 }] })),
+        'This backup is damaged: note 1 has no text.',
+      ],
       ['huge.json', Buffer.alloc(5 * 1024 * 1024 + 1, ' '), 'This file is larger than 5 MB, so it is not a notes backup.'],
     ];
     for (const [name, buffer, reason] of refusals) {
@@ -120,7 +141,10 @@ for (const build of BUILDS) {
     const before = await savedNotes(page);
     await fillLocalStorage(page);
     const big = { format: 'notes-backup', version: 1, notes: [{ id: 'big', text: 'a long note '.repeat(2000), at: 1 }] };
-    assert.is(await restore(page, { name: 'big.json', buffer: Buffer.from(JSON.stringify(big)) }), 'Not restored: storage is full. Nothing was changed; make room and try again.');
+    assert.is(
+      await restore(page, { name: 'big.json', buffer: Buffer.from(JSON.stringify(big)) }),
+      'Not restored: storage is full. Nothing was changed; make room and try again.',
+    );
     assert.equal(await savedNotes(page), before);
     assert.equal(await shownNotes(page), before);
     await context.close();

@@ -11,6 +11,7 @@ import { startHost } from './lib/hosts';
 import { BUILDS, site } from './lib/site';
 import { shareChromium, type Shared } from './lib/suite';
 import { until, WAIT } from './lib/wait';
+import { present } from '../present';
 
 interface Calls {
   persist: number;
@@ -48,8 +49,12 @@ async function grantPersistentStorage(context: BrowserContext, page: Page, origi
   const devtools = await context.newCDPSession(page);
   const { targetInfo } = await devtools.send('Target.getTargetInfo');
   await devtools.detach();
-  const browserSession = await context.browser()!.newBrowserCDPSession();
-  await browserSession.send('Browser.grantPermissions', { permissions: ['durableStorage'], origin, browserContextId: targetInfo.browserContextId });
+  const browserSession = await present(context.browser(), 'the browser of the context').newBrowserCDPSession();
+  await browserSession.send('Browser.grantPermissions', {
+    permissions: ['durableStorage'],
+    origin,
+    browserContextId: targetInfo.browserContextId,
+  });
   return browserSession;
 }
 
@@ -57,7 +62,10 @@ for (const build of BUILDS) {
   const test = suite<Shared>(`notes persistence (${build.name})`);
   shareChromium(test, () => startHost('preview', site(build.name, 'v1')));
 
-  test('not asked on load; after the first save only the permission is looked at (Chromium says "prompt"), so nothing asks; the button does', async ({ browser, host }) => {
+  test('not asked on load; after the first save only the permission is looked at (Chromium says "prompt"), so nothing asks; the button does', async ({
+    browser,
+    host,
+  }) => {
     const context = await freshContext(browser);
     await spyOnPersistence(context);
     const page = await context.newPage();

@@ -5,7 +5,7 @@ import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { axeViolations, fillLocalStorage, firstNote, openNotes, pageTimersDone, savedNotes, watchConsole } from './lib/app';
+import { axeViolations, fillLocalStorage, firstNote, openNotes, pageTimersDone, savedNotes, watchConsole, shownText } from './lib/app';
 import { freshContext, launchWithProfile } from './lib/browser';
 import { startHost } from './lib/hosts';
 import { APP_NAME, BUILDS, site } from './lib/site';
@@ -19,7 +19,10 @@ for (const build of BUILDS) {
   const test = suite<Shared>(`notes, bad storage (${build.name})`);
   shareChromium(test, () => startHost('preview', site(build.name, 'v1')));
 
-  test('a full storage shows "Not saved: storage is full", keeps the text on screen, and saves once there is room', async ({ browser, host }) => {
+  test('a full storage shows "Not saved: storage is full", keeps the text on screen, and saves once there is room', async ({
+    browser,
+    host,
+  }) => {
     const context = await freshContext(browser);
     const page = await context.newPage();
     await openNotes(page, host.url);
@@ -29,14 +32,14 @@ for (const build of BUILDS) {
     assert.ok(fillers > 5, 'the quota is real (several MB)');
     const longer = 'saved before the disk filled up, and this added while it was full';
     await firstNote(page).fill(longer);
-    await until('the notice', async () => (await notice(page).innerText()).includes('Not saved: storage is full'), 3000);
+    await until('the notice', async () => (await shownText(notice(page))).includes('Not saved: storage is full'), 3000);
     assert.is(await firstNote(page).inputValue(), longer, 'the text stays on screen');
     assert.equal(await savedNotes(page), ['saved before the disk filled up'], 'the last good save is intact');
     // The user makes room; the next save goes through and the notice goes away.
     await page.evaluate(() => localStorage.removeItem('filler-0'));
     await firstNote(page).press('End');
     await page.keyboard.type('!');
-    await until('the notice to go', async () => (await notice(page).innerText()) === '', 3000);
+    await until('the notice to go', async () => (await shownText(notice(page))) === '', 3000);
     await page.reload();
     await firstNote(page).waitFor();
     assert.is(await firstNote(page).inputValue(), longer + '!');
@@ -52,14 +55,14 @@ for (const build of BUILDS) {
     await page.evaluate(([k, v]) => localStorage.setItem(k, v), [KEY, raw]);
     await page.reload();
     await firstNote(page).waitFor();
-    assert.match(await notice(page).innerText(), 'could not be read');
+    assert.match(await shownText(notice(page)), 'could not be read');
     assert.is(await page.evaluate((k) => localStorage.getItem(k + ':backup'), KEY), raw);
     await firstNote(page).fill('the app still works');
     await until('the debounced save', async () => (await savedNotes(page))?.[0] === 'the app still works');
     await page.reload();
     await firstNote(page).waitFor();
     assert.is(await firstNote(page).inputValue(), 'the app still works');
-    assert.is(await notice(page).innerText(), '', 'the notice was for that one load');
+    assert.is(await shownText(notice(page)), '', 'the notice was for that one load');
     assert.equal(problems, []);
     await context.close();
   });
@@ -68,14 +71,26 @@ for (const build of BUILDS) {
     // Chromium's "block all site data" setting, as a user or policy sets it.
     const chromium = await launchWithProfile((profile) => {
       mkdirSync(path.join(profile, 'Default'));
-      writeFileSync(path.join(profile, 'Default', 'Preferences'), JSON.stringify({ profile: { default_content_setting_values: { cookies: 2 } } }));
+      writeFileSync(
+        path.join(profile, 'Default', 'Preferences'),
+        JSON.stringify({ profile: { default_content_setting_values: { cookies: 2 } } }),
+      );
     });
     try {
       const { context } = chromium;
       const page = context.pages()[0] ?? (await context.newPage());
       await openNotes(page, host.url);
-      assert.ok(await page.evaluate(() => { try { return !localStorage; } catch { return true; } }), 'storage really is blocked');
-      assert.match(await notice(page).innerText(), 'keeps no data here');
+      assert.ok(
+        await page.evaluate(() => {
+          try {
+            return !localStorage;
+          } catch {
+            return true;
+          }
+        }),
+        'storage really is blocked',
+      );
+      assert.match(await shownText(notice(page)), 'keeps no data here');
       await firstNote(page).fill('kept for this session');
       await page.getByRole('button', { name: 'Add note' }).click();
       await page.getByRole('textbox', { name: 'Note 2' }).waitFor();
@@ -103,7 +118,11 @@ for (const build of BUILDS) {
     await page.keyboard.press('Tab');
     assert.is(await page.evaluate(() => document.activeElement?.textContent), 'Add note');
     await page.keyboard.press('Enter');
-    await until('focus on the new note', () => page.evaluate(() => document.activeElement?.id.startsWith('note-') && document.activeElement.tagName === 'TEXTAREA'), 2000);
+    await until(
+      'focus on the new note',
+      () => page.evaluate(() => document.activeElement?.id.startsWith('note-') && document.activeElement.tagName === 'TEXTAREA'),
+      2000,
+    );
     await page.keyboard.type('typed without a mouse');
     assert.is(await page.getByRole('textbox', { name: 'Note 2' }).inputValue(), 'typed without a mouse');
     await context.close();

@@ -13,7 +13,8 @@ import { until } from './lib/wait';
 const note = (page: Page, n: number) => page.getByRole('textbox', { name: `Note ${n}` });
 
 /** Waits until `page` has the keyboard focus in note `n`. */
-const focusIn = (page: Page, n: number, what: string) => until(what, () => note(page, n).evaluate((el) => el === document.activeElement), 2000);
+const focusIn = (page: Page, n: number, what: string) =>
+  until(what, () => note(page, n).evaluate((el) => el === document.activeElement), 2000);
 
 for (const build of BUILDS) {
   const test = suite<Shared>(`notes (${build.name})`);
@@ -79,7 +80,7 @@ for (const build of BUILDS) {
     await context.close();
   });
 
-  test('two tabs share notes, and neither overwrites the other\'s newer text', async ({ browser, host }) => {
+  test("two tabs share notes, and neither overwrites the other's newer text", async ({ browser, host }) => {
     const context = await freshContext(browser);
     const a = await context.newPage();
     const b = await context.newPage();
@@ -90,12 +91,20 @@ for (const build of BUILDS) {
     await b.getByRole('button', { name: 'Add note' }).click();
     await focusIn(b, 2, 'focus on the new note');
     await b.keyboard.type('from tab B');
-    await until('tab A to show B\'s note', async () => (await note(a, 2).count()) === 1 && (await note(a, 2).inputValue()) === 'from tab B', 3000);
+    await until(
+      "tab A to show B's note",
+      async () => (await note(a, 2).count()) === 1 && (await note(a, 2).inputValue()) === 'from tab B',
+      3000,
+    );
     // Both type at once, each in its own note, before either has saved.
     await firstNote(a).fill('A, newer');
     await note(b, 2).fill('B, newer');
     for (const page of [a, b]) {
-      await until('both tabs to show both newer texts', async () => (await firstNote(page).inputValue()) === 'A, newer' && (await note(page, 2).inputValue()) === 'B, newer', 4000);
+      await until(
+        'both tabs to show both newer texts',
+        async () => (await firstNote(page).inputValue()) === 'A, newer' && (await note(page, 2).inputValue()) === 'B, newer',
+        4000,
+      );
     }
     // A deletes B's note; B does not bring it back.
     await a.getByRole('button', { name: 'Delete note 2' }).click();

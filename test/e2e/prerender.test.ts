@@ -22,7 +22,7 @@ for (const build of BUILDS) {
   const dir = site(build.name, 'v1');
   shareChromium(test, () => startHost('preview', dir));
 
-  test('each route\'s HTML holds the header, navigation, its heading and its screen', () => {
+  test("each route's HTML holds the header, navigation, its heading and its screen", () => {
     for (const [file, h1] of FILES) {
       const html = readFileSync(path.join(dir, file), 'utf8');
       assert.match(html, `<h1>${h1}</h1>`, file);
@@ -31,7 +31,10 @@ for (const build of BUILDS) {
       // Still nothing inline: the app runs under `default-src 'self'`.
       assert.not.match(html, /<script>|<script type="module">|<style|style=/, file);
     }
-    assert.match(readFileSync(path.join(dir, 'status/index.html'), 'utf8'), /<h2>Network<\/h2>.*<h2>Service worker<\/h2>.*<h2>Precache check<\/h2>.*<h2>Storage<\/h2>.*<h2>Connectivity log<\/h2>/);
+    assert.match(
+      readFileSync(path.join(dir, 'status/index.html'), 'utf8'),
+      /<h2>Network<\/h2>.*<h2>Service worker<\/h2>.*<h2>Precache check<\/h2>.*<h2>Storage<\/h2>.*<h2>Connectivity log<\/h2>/,
+    );
     assert.match(readFileSync(path.join(dir, 'index.html'), 'utf8'), /<button id="add-note" type="button">Add note<\/button>/);
   });
 
@@ -40,7 +43,16 @@ for (const build of BUILDS) {
     assert.match(notes, 'Loading your notes…');
     assert.not.match(notes, /<textarea/, 'no note is known at build time');
     const status = readFileSync(path.join(dir, 'status/index.html'), 'utf8');
-    for (const claim of ['offline since', 'online since', 'unsupported', 'ready', 'Nothing is cached', 'No events yet', 'none yet', 'never'])
+    for (const claim of [
+      'offline since',
+      'online since',
+      'unsupported',
+      'ready',
+      'Nothing is cached',
+      'No events yet',
+      'none yet',
+      'never',
+    ])
       assert.not.ok(status.includes(claim), `the prerendered status claims "${claim}"`);
     assert.match(status, /<dt>Browser says<\/dt><dd>…<\/dd>/);
     assert.match(status, /<dt>State<\/dt><dd>…<\/dd>/);
@@ -60,14 +72,18 @@ for (const build of BUILDS) {
     await context.close();
   });
 
-  test('a first visit\'s hydration moves nothing on the notes screen (no layout shift), with the scripts arriving after the HTML', async ({ browser, host }) => {
+  test("a first visit's hydration moves nothing on the notes screen (no layout shift), with the scripts arriving after the HTML", async ({
+    browser,
+    host,
+  }) => {
     const context = await freshContext(browser);
     await context.addInitScript(() => {
       const shifts: { at: number; value: number }[] = [];
       (window as unknown as { __shifts: typeof shifts }).__shifts = shifts;
       // Layout Instability API (Chromium): one entry per frame in which visible content moved.
       new PerformanceObserver((list) => {
-        for (const entry of list.getEntries()) shifts.push({ at: entry.startTime, value: (entry as PerformanceEntry & { value: number }).value });
+        for (const entry of list.getEntries())
+          shifts.push({ at: entry.startTime, value: (entry as PerformanceEntry & { value: number }).value });
       }).observe({ type: 'layout-shift', buffered: true });
     });
     // As on a slow network: the prerendered HTML is painted before the page's code runs.
@@ -84,7 +100,9 @@ for (const build of BUILDS) {
       const block = document.createElement('div');
       block.className = 'notice';
       block.textContent = 'A control paragraph that pushes the screen down.';
-      document.querySelector('main h1')!.before(block);
+      const heading = document.querySelector('main h1');
+      if (!heading) throw new Error('Expected an <h1> in <main>');
+      heading.before(block);
       return performance.now();
     });
     const shifts = await page.waitForFunction((since) => {
@@ -96,7 +114,10 @@ for (const build of BUILDS) {
     await context.close();
   });
 
-  test('hydration on every route (and a deep link the worker answers with 404.html, offline) logs no warning or error, then shows the device state', async ({ browser, host }) => {
+  test('hydration on every route (and a deep link the worker answers with 404.html, offline) logs no warning or error, then shows the device state', async ({
+    browser,
+    host,
+  }) => {
     const context = await freshContext(browser);
     const page = await context.newPage();
     const problems = watchConsole(page);

@@ -28,7 +28,10 @@ for (const build of BUILDS) {
       // Armed before the network returns: this `online` listener runs after the app's, so its
       // timer is set after the app's stability timer, with the same delay, and fires after it
       // (a page's timers fire in order). When it has fired, the app has decided what to do.
-      const decided = page.evaluate((ms) => new Promise<void>((resolve) => addEventListener('online', () => setTimeout(resolve, ms), { once: true })), STABLE_MS);
+      const decided = page.evaluate(
+        (ms) => new Promise<void>((resolve) => addEventListener('online', () => setTimeout(resolve, ms), { once: true })),
+        STABLE_MS,
+      );
       await context.setOffline(false);
       await decided;
       assert.is(loads.n, 0, 'no reload while hidden');

@@ -29,7 +29,10 @@ for (const build of BUILDS) {
       await reconnectReloaded(page, loads);
       assert.is(loads.n, 1);
       assert.equal((await logKinds(page)).slice(-4), ['offline', 'online', 'probe-ok', 'reload']);
-      assert.equal(problems.filter((p) => !p.includes('ERR_INTERNET_DISCONNECTED')), []);
+      assert.equal(
+        problems.filter((p) => !p.includes('ERR_INTERNET_DISCONNECTED')),
+        [],
+      );
     } finally {
       await context.close();
     }

@@ -7,7 +7,18 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { caretOf, countLoads, firstNote, logEntries, openInstalled, openNotes, reconnectReloaded, seedNotes, typeSteadily, watchConsole } from './lib/app';
+import {
+  caretOf,
+  countLoads,
+  firstNote,
+  logEntries,
+  openInstalled,
+  openNotes,
+  reconnectReloaded,
+  seedNotes,
+  typeSteadily,
+  watchConsole,
+} from './lib/app';
 import { freshContext, launchWithTabs } from './lib/browser';
 import { startHost, type Host } from './lib/hosts';
 import { BUILDS, site } from './lib/site';
@@ -17,7 +28,8 @@ import { until, WAIT } from './lib/wait';
 const isProbe = (request: { method: string; url: string }) => request.method === 'HEAD' && request.url === '/sw.js';
 
 /** The log entries as the status page words them: "reload-waits: composing". */
-const logLines = async (page: Page) => (await logEntries(page)).map((entry) => (entry.detail ? `${entry.kind}: ${entry.detail}` : entry.kind));
+const logLines = async (page: Page) =>
+  (await logEntries(page)).map((entry) => (entry.detail ? `${entry.kind}: ${entry.detail}` : entry.kind));
 
 /** Takes the network away and waits until the page says so. */
 async function goOffline(context: BrowserContext, page: Page): Promise<void> {
@@ -38,7 +50,10 @@ for (const build of BUILDS) {
   };
   shareChromium(test, () => startHost('preview', site(build.name, 'v1'), { intercept: holdProbe }));
 
-  test('an IME composition open when the network returns holds the reload until it is committed; the text and caret come back', async ({ browser, host }) => {
+  test('an IME composition open when the network returns holds the reload until it is committed; the text and caret come back', async ({
+    browser,
+    host,
+  }) => {
     const context = await freshContext(browser);
     const page = await context.newPage();
     const problems = watchConsole(page);
@@ -57,16 +72,26 @@ for (const build of BUILDS) {
     await reconnectReloaded(page, loads);
     assert.is(loads.n, 1);
     assert.is(await firstNote(page).inputValue(), 'before 日本');
-    assert.equal(await caretOf(page), { id: await firstNote(page).getAttribute('id'), start: 9, end: 9 }, 'the same note, the caret after the committed text');
+    assert.equal(
+      await caretOf(page),
+      { id: await firstNote(page).getAttribute('id'), start: 9, end: 9 },
+      'the same note, the caret after the committed text',
+    );
     assert.equal(problems, []);
     await context.close();
   });
 
-  test('on a long list, the window scroll, the focused note and its caret come back after the reconnect reload', async ({ browser, host }) => {
+  test('on a long list, the window scroll, the focused note and its caret come back after the reconnect reload', async ({
+    browser,
+    host,
+  }) => {
     const context = await freshContext(browser);
     const page = await context.newPage();
     await openNotes(page, host.url);
-    await seedNotes(page, Array.from({ length: 40 }, (_, index) => `note number ${index + 1}`));
+    await seedNotes(
+      page,
+      Array.from({ length: 40 }, (_, index) => `note number ${index + 1}`),
+    );
     await page.reload();
     const note = page.getByRole('textbox', { name: 'Note 30' });
     await note.waitFor(WAIT);
@@ -110,7 +135,7 @@ for (const build of BUILDS) {
     const lines = await logLines(survivor);
     assert.equal(lines.slice(-2), ['probe-ok', 'reload'], 'it asked the server itself');
     assert.is(host.log.filter(isProbe).length - probesBefore, 2, 'the held probe, then its own');
-    held.splice(0).forEach((response) => response.destroy());
+    for (const response of held.splice(0)) response.destroy();
     await context.close();
   });
 
@@ -181,7 +206,10 @@ for (const build of BUILDS) {
     await idle.bringToFront(); // the hidden tab goes to the background
     await firstNote(idle).waitFor(WAIT);
     await idle.getByRole('textbox', { name: 'Note 2' }).fill('typed in the idle tab');
-    await until('the tabs to be visible, visible, hidden', async () => [await visibility(typing), await visibility(idle), await visibility(hidden)].join() === 'visible,visible,hidden');
+    await until(
+      'the tabs to be visible, visible, hidden',
+      async () => [await visibility(typing), await visibility(idle), await visibility(hidden)].join() === 'visible,visible,hidden',
+    );
     const loads = { typing: countLoads(typing), idle: countLoads(idle), hidden: countLoads(hidden) };
     const probesBefore = host.log.filter(isProbe).length;
 
@@ -207,7 +235,9 @@ for (const build of BUILDS) {
     await reconnectReloaded(hidden, loads.hidden);
     assert.equal([loads.typing.n, loads.idle.n, loads.hidden.n], [1, 1, 1], 'one reload in each tab');
     const probes = host.log.filter(isProbe).length - probesBefore;
-    const shared = (await Promise.all([typing, idle, hidden].map(logLines))).filter((lines) => lines.includes('probe-ok: answered in another tab')).length;
+    const shared = (await Promise.all([typing, idle, hidden].map(logLines))).filter((lines) =>
+      lines.includes('probe-ok: answered in another tab'),
+    ).length;
     console.log(`  three tabs (${build.name}): ${probes} probe(s) reached the server, ${shared} tab(s) used another tab's answer`);
     assert.ok(probes < 3 && shared >= 1, `the tabs shared their probes: ${probes} probes, ${shared} shared`);
     const notes = await hidden.evaluate(() => [...document.querySelectorAll('textarea')].map((field) => field.value));
@@ -227,7 +257,10 @@ for (const build of BUILDS) {
     await context.clock.fastForward('01:05'); // an hour on the clock is the regular check: a minute and a bit is not
     await page.bringToFront();
     await page.getByText('A new version is ready').waitFor(WAIT);
-    assert.ok(host.log.filter((request) => request.url === '/sw.js' && request.method === 'GET').length > scriptChecks, 'it asked for sw.js');
+    assert.ok(
+      host.log.filter((request) => request.url === '/sw.js' && request.method === 'GET').length > scriptChecks,
+      'it asked for sw.js',
+    );
     assert.ok(await page.evaluate(async () => !!(await navigator.serviceWorker.getRegistration())?.waiting), 'a worker waits');
     await other.close();
   });
@@ -246,7 +279,10 @@ for (const build of BUILDS) {
     // Playwright's own launch turns the back/forward cache off; launchWithTabs() leaves it on.
     await page.goBack({ waitUntil: 'commit' });
     await until('the notes page back', () => page.evaluate(() => location.pathname === '/').catch(() => false));
-    assert.ok(await page.evaluate(() => (window as Window & { __sameDocument?: boolean }).__sameDocument), 'restored from the back/forward cache, not loaded again');
+    assert.ok(
+      await page.evaluate(() => (window as Window & { __sameDocument?: boolean }).__sameDocument),
+      'restored from the back/forward cache, not loaded again',
+    );
     await page.getByText('A new version is ready').waitFor(WAIT);
   });
 

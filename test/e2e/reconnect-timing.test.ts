@@ -18,7 +18,10 @@ for (const build of BUILDS) {
   const test = suite<Shared>(`reload on reconnect, timing (${build.name})`);
   shareChromium(test, () => startHost('preview', site(build.name, 'v1')));
 
-  test(`reloads about one second after the network returns (median of ${RUNS}), never before the second is up`, async ({ browser, host }) => {
+  test(`reloads about one second after the network returns (median of ${RUNS}), never before the second is up`, async ({
+    browser,
+    host,
+  }) => {
     const times: number[] = [];
     for (let i = 0; i < RUNS; i++) {
       // A fresh context each run: a fresh sessionStorage, so the 10 s reload guard does not apply.

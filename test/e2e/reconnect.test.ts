@@ -74,7 +74,10 @@ for (const build of BUILDS) {
       // Probes at about 1, 2 and 4 s after `online` (backoff 1 s, 2 s, ...), all unanswered: each
       // reached the server and the page logged its failure, so each reload decision was taken.
       await until('three probes to reach the server', () => host.log.filter(isProbe).length - probesBefore >= 3, 8000);
-      await until('the page to log three failed probes', async () => (await logKinds(page)).filter((kind) => kind === 'probe-failed').length >= 3);
+      await until(
+        'the page to log three failed probes',
+        async () => (await logKinds(page)).filter((kind) => kind === 'probe-failed').length >= 3,
+      );
       assert.is(loads.n, 0, 'no reload while the server does not answer');
       assert.ok(host.log.filter(isProbe).length - probesBefore >= 3, 'it kept asking, with backoff');
       assert.is(await page.evaluate(() => document.querySelector('textarea') !== null), true, 'the page still works');
@@ -110,7 +113,7 @@ for (const build of BUILDS) {
       await context.setOffline(false);
       await reconnectReloaded(page, loads);
       assert.is(loads.n, 1, 'one reload');
-      await until('the probe in the host\'s log', () => host.log.filter(isProbe).length > probesBefore);
+      await until("the probe in the host's log", () => host.log.filter(isProbe).length > probesBefore);
       assert.is(host.log.filter(isProbe).length - probesBefore, 1, 'one probe');
       assert.is(await firstNote(page).inputValue(), 'typed before going offline');
       assert.equal(problems, []);

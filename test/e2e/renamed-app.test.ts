@@ -34,7 +34,9 @@ for (const build of BUILDS) {
 
     await firstNote(page).fill('kept under the new name');
     // Saved about a second after typing: poll the device's storage under the new key.
-    await until('the note saved under the new name', () => page.evaluate((key) => localStorage.getItem(key)?.includes('kept under the new name'), `${NEW_NAME}:notes`));
+    await until('the note saved under the new name', () =>
+      page.evaluate((key) => localStorage.getItem(key)?.includes('kept under the new name'), `${NEW_NAME}:notes`),
+    );
     const keys = await page.evaluate(() => [...Object.keys(localStorage), ...Object.keys(sessionStorage)]);
     assert.ok(keys.length > 0 && keys.every((key) => key.startsWith(`${NEW_NAME}:`)), keys.join(', '));
     assert.not.ok(keys.some((key) => key.startsWith(`${APP_NAME}:`)));

@@ -14,6 +14,7 @@ import { freshContext } from './lib/browser';
 import { startHost } from './lib/hosts';
 import { BUILDS, readPrecache, site } from './lib/site';
 import { shareChromium, type Shared } from './lib/suite';
+import { present } from '../present';
 
 const root = process.cwd();
 
@@ -43,7 +44,7 @@ async function bundledFromMetafile(preact: boolean): Promise<Map<string, string[
   const identity = appIdentity(JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')));
   const { metafile } = await esbuild.build({ ...appOptions({ root, preact, dev: false, identity }), write: false, logLevel: 'silent' });
   const packages = new Map<string, string[]>();
-  for (const [output, { inputs }] of Object.entries(metafile!.outputs)) {
+  for (const [output, { inputs }] of Object.entries(present(metafile, 'the metafile').outputs)) {
     if (!output.endsWith('.js')) continue;
     for (const [input, { bytesInOutput }] of Object.entries(inputs)) {
       const at = input.lastIndexOf('node_modules/');
@@ -73,12 +74,12 @@ for (const build of BUILDS) {
     assert.ok(document.metadata.properties.some((property) => property.name === 'offline-shell:build' && property.value === build.name));
 
     const bundled = await bundledFromMetafile(build.preact);
-    const byName = new Map([...bundled].map(([folder, files]) => [folder.split('node_modules/').pop()!, { folder, files }]));
+    const byName = new Map([...bundled].map(([folder, files]) => [folder.split('node_modules/').at(-1) ?? folder, { folder, files }]));
     assert.equal([...byName.keys()].sort(), EXPECTED[build.name], 'the metafile bundles what this test expects');
     assert.equal(document.components.map((component) => component.name).sort(), [...byName.keys()].sort());
 
     for (const component of document.components) {
-      const { folder, files } = byName.get(component.name)!;
+      const { folder, files } = present(byName.get(component.name), `${component.name} in the metafile`);
       const pkg = JSON.parse(readFileSync(path.join(root, folder, 'package.json'), 'utf8'));
       assert.is(component.type, 'library');
       assert.is(component.version, pkg.version, component.name);

@@ -34,7 +34,10 @@ for (const build of BUILDS) {
       await context.close();
     });
 
-    test('precaches every file of the manifest, byte for byte as the build hashed it, in one cache named by the version', async ({ browser, host }) => {
+    test('precaches every file of the manifest, byte for byte as the build hashed it, in one cache named by the version', async ({
+      browser,
+      host,
+    }) => {
       const context = await freshContext(browser);
       const page = await openInstalled(context, host.url);
       const name = `${APP_NAME}-${audit(dist).version}`;
@@ -45,7 +48,9 @@ for (const build of BUILDS) {
         const cache = await caches.open(n);
         const out: Record<string, string> = {};
         for (const req of await cache.keys()) {
-          const bytes = await (await cache.match(req))!.arrayBuffer();
+          const response = await cache.match(req);
+          if (!response) throw new Error(`Expected a cached response for ${req.url}`);
+          const bytes = await response.arrayBuffer();
           const digest = new Uint8Array(await crypto.subtle.digest('SHA-384', bytes));
           out[new URL(req.url).pathname] = 'sha384-' + btoa(String.fromCharCode(...digest));
         }
@@ -54,7 +59,13 @@ for (const build of BUILDS) {
       for (const [url, sri] of Object.entries(manifest)) if (sri) assert.is(hashes[url], sri, url);
       // audit.json has no hash in the manifest (it lists sw.js's); it is still this build's file.
       assert.is(manifest['/audit.json'], '');
-      assert.is(hashes['/audit.json'], 'sha384-' + createHash('sha384').update(readFileSync(path.join(dist, 'audit.json'))).digest('base64'));
+      assert.is(
+        hashes['/audit.json'],
+        'sha384-' +
+          createHash('sha384')
+            .update(readFileSync(path.join(dist, 'audit.json')))
+            .digest('base64'),
+      );
       await context.close();
     });
 
@@ -64,11 +75,16 @@ for (const build of BUILDS) {
       const from = host.log.length;
       const status = await page.evaluate(async () => (await fetch('/sw.js', { method: 'HEAD', cache: 'no-store' })).status);
       assert.is(status, 200);
-      await until('the HEAD in the host\'s log', () => requestsSince(host, from, 'HEAD').length > 0);
+      await until("the HEAD in the host's log", () => requestsSince(host, from, 'HEAD').length > 0);
       assert.equal(requestsSince(host, from, 'HEAD'), ['/sw.js']);
       assert.not.ok(Object.keys(manifest).includes('/sw.js'));
       await context.setOffline(true);
-      const offline = await page.evaluate(() => fetch('/sw.js', { method: 'HEAD', cache: 'no-store' }).then(() => 'answered', () => 'failed'));
+      const offline = await page.evaluate(() =>
+        fetch('/sw.js', { method: 'HEAD', cache: 'no-store' }).then(
+          () => 'answered',
+          () => 'failed',
+        ),
+      );
       assert.is(offline, 'failed', 'offline, the probe must fail rather than be answered from a cache');
       await context.close();
     });
@@ -110,4 +126,3 @@ for (const build of BUILDS) {
   });
   progress.run();
 }
-

@@ -14,7 +14,14 @@ import { shareChromium, type Shared } from './lib/suite';
 
 /** Where each navigation should land: the screen's <h1>. `/status` and `/status/` are one route. */
 const ROUTES: [string, string][] = [
-  ...SCREEN_ROUTES.flatMap((route): [string, string][] => (route.path === '/' ? [[route.path, route.h1]] : [[route.path.slice(0, -1), route.h1], [route.path, route.h1]])),
+  ...SCREEN_ROUTES.flatMap((route): [string, string][] =>
+    route.path === '/'
+      ? [[route.path, route.h1]]
+      : [
+          [route.path.slice(0, -1), route.h1],
+          [route.path, route.h1],
+        ],
+  ),
   ['/notes/2026/a-deep-link?x=1#top', 'Not found'],
 ];
 
@@ -59,22 +66,38 @@ for (const build of BUILDS) {
       // reconnect probe, a HEAD, which this does not count).
       const asked = requestsSince(host, from);
       assert.ok(asked.length === 0 || asked.every((u) => u === '/sw.js'), `GETs that reached the server: ${asked.join(', ')}`);
-      assert.ok(Object.keys(manifest).some((u) => u.startsWith('/assets/app-')), 'the manifest lists the hashed assets');
+      assert.ok(
+        Object.keys(manifest).some((u) => u.startsWith('/assets/app-')),
+        'the manifest lists the hashed assets',
+      );
       await context.close();
     });
 
-    test('requests under a "networkOnly" prefix (package.json) go to the server, never to the cache or the shell', async ({ browser, host }) => {
+    test('requests under a "networkOnly" prefix (package.json) go to the server, never to the cache or the shell', async ({
+      browser,
+      host,
+    }) => {
       const context = await freshContext(browser);
       const page = await openInstalled(context, host.url);
       const from = host.log.length;
       // A navigation: the host's own 404, not the app shell that other unknown paths get.
       const res = await page.goto(new URL('/.well-known/security.txt', host.url).href);
       assert.is(res?.status(), 404);
-      assert.is(await page.getByRole('heading', { name: 'Not found', level: 1 }).count(), kind === 'python' ? 0 : 1, 'the host\'s 404 answer: 404.html, except on python, which has its own');
+      assert.is(
+        await page.getByRole('heading', { name: 'Not found', level: 1 }).count(),
+        kind === 'python' ? 0 : 1,
+        "the host's 404 answer: 404.html, except on python, which has its own",
+      );
       // (Python's error page has no icon, so Chromium also asks for /favicon.ico.)
       assert.is(requestsSince(host, from)[0], '/.well-known/security.txt');
       await context.setOffline(true);
-      assert.is(await page.goto(new URL('/.well-known/security.txt', host.url).href).then(() => 'answered', () => 'failed'), 'failed');
+      assert.is(
+        await page.goto(new URL('/.well-known/security.txt', host.url).href).then(
+          () => 'answered',
+          () => 'failed',
+        ),
+        'failed',
+      );
       await context.close();
     });
 
@@ -88,12 +111,20 @@ for (const build of BUILDS) {
       const ask = (range: string) =>
         page.evaluate(async (r) => {
           const res = await fetch('/licenses.txt', { headers: { Range: r } });
-          return { status: res.status, range: res.headers.get('content-range'), type: res.headers.get('content-type'), body: await res.text() };
+          return {
+            status: res.status,
+            range: res.headers.get('content-range'),
+            type: res.headers.get('content-type'),
+            body: await res.text(),
+          };
         }, range);
       const mid = await ask('bytes=10-29');
       assert.equal(mid, { status: 206, range: `bytes 10-29/${file.length}`, type, body: file.subarray(10, 30).toString() });
       const tail = await ask('bytes=-16');
-      assert.equal([tail.status, tail.range, tail.body], [206, `bytes ${file.length - 16}-${file.length - 1}/${file.length}`, file.subarray(-16).toString()]);
+      assert.equal(
+        [tail.status, tail.range, tail.body],
+        [206, `bytes ${file.length - 16}-${file.length - 1}/${file.length}`, file.subarray(-16).toString()],
+      );
       const open = await ask(`bytes=${file.length - 5}-`);
       assert.equal([open.status, open.body], [206, file.subarray(-5).toString()]);
       // A range that cannot be served is ignored, as RFC 9110 allows: the whole file, 200.
@@ -133,4 +164,3 @@ for (const build of BUILDS) {
   });
   redirected.run();
 }
-

@@ -48,7 +48,10 @@ for (const build of BUILDS) {
     assert.is(await firstNote(page).inputValue(), 'typed with no worker');
     assert.equal(await cacheNames(page), []);
     // Chromium logs the failed script fetch itself; the app adds no error of its own.
-    assert.equal(problems.filter((p) => !/fetching the script|sw\.js|ServiceWorker/i.test(p)), []);
+    assert.equal(
+      problems.filter((p) => !/fetching the script|sw\.js|ServiceWorker/i.test(p)),
+      [],
+    );
   });
 
   test('when the network returns, the page asks for a new worker and offers the new version, with no reload needed', async ({ host }) => {
@@ -92,9 +95,11 @@ for (const build of BUILDS) {
     // The file is the new version's script, which no cache of this browser can hold yet.
     const script = '/' + appScript(next);
     let asked = 0;
-    const other = http.createServer((req, res) => {
+    const other = http.createServer((_request, res) => {
       asked++;
-      res.writeHead(200, { 'Access-Control-Allow-Origin': '*', 'Content-Type': 'text/javascript' }).end(readFileSync(path.join(next, script)));
+      res
+        .writeHead(200, { 'Access-Control-Allow-Origin': '*', 'Content-Type': 'text/javascript' })
+        .end(readFileSync(path.join(next, script)));
     });
     await new Promise<void>((r) => other.listen(0, '127.0.0.1', r));
     const elsewhere = `http://localhost:${(other.address() as { port: number }).port}${script}`;
@@ -105,7 +110,10 @@ for (const build of BUILDS) {
       // A host that sends no CSP (python's, S3): with ours, \`default-src 'self'\` already keeps
       // the worker from fetching another origin; without it only the worker's own check does.
       misbehave = (req, res) => {
-        if (req.url === '/sw.js') res.writeHead(200, { 'Content-Type': 'text/javascript', 'Cache-Control': 'no-cache' }).end(readFileSync(path.join(next, 'sw.js')));
+        if (req.url === '/sw.js')
+          res
+            .writeHead(200, { 'Content-Type': 'text/javascript', 'Cache-Control': 'no-cache' })
+            .end(readFileSync(path.join(next, 'sw.js')));
         else if (req.url === script) res.writeHead(302, { Location: elsewhere }).end();
         else return false;
         return true;
@@ -122,4 +130,3 @@ for (const build of BUILDS) {
 
   test.run();
 }
-

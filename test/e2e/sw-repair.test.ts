@@ -10,7 +10,7 @@ import type { Page } from 'playwright-core';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { sri } from '../../tools/sri.mjs';
-import { openInstalled, settle, statusFact, watchConsole } from './lib/app';
+import { openInstalled, settle, statusFact, watchConsole, shownText } from './lib/app';
 import { clearHttpCache, freshContext } from './lib/browser';
 import { cachedSri, evict } from './lib/caches';
 import { requestsSince, startHost } from './lib/hosts';
@@ -39,7 +39,10 @@ function alteringIntercept(dist: string, altered: Set<string>) {
     const url = req.url ?? '';
     if (!altered.has(url)) return false;
     const type = url.endsWith('.js') ? 'text/javascript; charset=utf-8' : 'text/html; charset=utf-8';
-    const bytes = Buffer.concat([readFileSync(fileOf(dist, url)), Buffer.from(url.endsWith('.js') ? '\n;/* altered */\n' : '\n<!-- altered -->\n')]);
+    const bytes = Buffer.concat([
+      readFileSync(fileOf(dist, url)),
+      Buffer.from(url.endsWith('.js') ? '\n;/* altered */\n' : '\n<!-- altered -->\n'),
+    ]);
     res.writeHead(200, { 'Content-Type': type, 'Content-Length': bytes.length, 'Cache-Control': 'no-cache' }).end(bytes);
     return true;
   };
@@ -55,7 +58,9 @@ for (const build of BUILDS) {
   const test = suite<Shared>(`sw repair (${build.name})`);
   shareChromium(test);
 
-  test('an evicted script and route page come back verified: a navigation is answered and the server asked once for each', async ({ browser }) => {
+  test('an evicted script and route page come back verified: a navigation is answered and the server asked once for each', async ({
+    browser,
+  }) => {
     const host = await startHost('preview', dist);
     const context = await freshContext(browser);
     const page = await openInstalled(context, host.url);
@@ -74,14 +79,18 @@ for (const build of BUILDS) {
     // /status tells what happened, in its live region.
     await page.getByRole('link', { name: 'Offline readiness' }).click();
     await settle(page, 'Offline readiness');
-    await until('the repair on /status', async () => (await precacheRegion(page).innerText()).includes('Repaired 2 files.'));
-    await until('every file verified', async () => (await precacheRegion(page).innerText()).includes(`${checked} of ${checked} files verified`));
+    await until('the repair on /status', async () => (await shownText(precacheRegion(page))).includes('Repaired 2 files.'));
+    await until('every file verified', async () =>
+      (await shownText(precacheRegion(page))).includes(`${checked} of ${checked} files verified`),
+    );
     await until('the state "ready"', async () => (await statusFact(page, 'State')) === 'ready');
     await context.close();
     await host.close();
   });
 
-  test('the evicted manifest is refetched by its pinned SHA-384, also by a worker that restarted and had not read it', async ({ browser }) => {
+  test('the evicted manifest is refetched by its pinned SHA-384, also by a worker that restarted and had not read it', async ({
+    browser,
+  }) => {
     const host = await startHost('preview', dist);
     const context = await freshContext(browser);
     const page = await openInstalled(context, host.url);
@@ -91,7 +100,9 @@ for (const build of BUILDS) {
     await devtools.send('ServiceWorker.enable');
     await devtools.send('ServiceWorker.stopAllWorkers');
     await show(page, new URL('/about/', host.url).href, 'What this app ships');
-    await until('the manifest and the file it lists back', async () => (await cachedSri(page, ['/precache.json', '/licenses.txt'])).every(Boolean));
+    await until('the manifest and the file it lists back', async () =>
+      (await cachedSri(page, ['/precache.json', '/licenses.txt'])).every(Boolean),
+    );
     const [manifestSri, licences] = await cachedSri(page, ['/precache.json', '/licenses.txt']);
     assert.is(manifestSri, sri(readFileSync(path.join(dist, 'precache.json'))));
     assert.is(licences, manifest['/licenses.txt']);
@@ -99,7 +110,9 @@ for (const build of BUILDS) {
     await host.close();
   });
 
-  test('bytes failing the hash are never served nor cached: the script is a network error, the page falls back to the shell, /status says what is missing', async ({ browser }) => {
+  test('bytes failing the hash are never served nor cached: the script is a network error, the page falls back to the shell, /status says what is missing', async ({
+    browser,
+  }) => {
     const altered = new Set<string>();
     const host = await startHost('preview', dist, { intercept: alteringIntercept(dist, altered) });
     const context = await freshContext(browser);
@@ -109,7 +122,14 @@ for (const build of BUILDS) {
     altered.add(script);
     altered.add('/about/');
     const from = host.log.length;
-    const fetched = await page.evaluate((url) => fetch(url).then((response) => `answered ${response.status}`, () => 'network error'), script);
+    const fetched = await page.evaluate(
+      (url) =>
+        fetch(url).then(
+          (response) => `answered ${response.status}`,
+          () => 'network error',
+        ),
+      script,
+    );
     assert.is(fetched, 'network error', 'the altered script is not served');
     assert.ok(requestsSince(host, from).includes(script), 'the server was asked and sent altered bytes');
     assert.equal(await cachedSri(page, [script]), [null], 'nor cached');
@@ -122,21 +142,34 @@ for (const build of BUILDS) {
     assert.not.match(html, 'altered', 'the altered page was not served');
     await page.getByRole('link', { name: 'Offline readiness' }).click();
     await settle(page, 'Offline readiness');
-    const expected = ['1 file missing: could not be fetched intact, so not repaired.', `${checked - 1} of ${checked} files verified`, 'about/index.html: not cached'];
+    const expected = [
+      '1 file missing: could not be fetched intact, so not repaired.',
+      `${checked - 1} of ${checked} files verified`,
+      'about/index.html: not cached',
+    ];
     await until('the missing page on /status', async () => {
-      const region = await precacheRegion(page).innerText();
+      const region = await shownText(precacheRegion(page));
       return expected.every((text) => region.includes(text));
     });
     await until('the state named', async () => /^error: 1 file missing and not repaired/.test((await statusFact(page, 'State')) ?? ''));
-    assert.equal(await cachedSri(page, [script, '/about/']), [manifest[script], null], 'the good script was put back, the altered page was not');
+    assert.equal(
+      await cachedSri(page, [script, '/about/']),
+      [manifest[script], null],
+      'the good script was put back, the altered page was not',
+    );
     // The only complaint is the shell's prerendered route differing from the URL's (React says so
     // on hydration; Preact patches silently).
-    assert.ok(problems.every((problem) => /hydrat|Minified React error #418/i.test(problem)), problems.join('\n'));
+    assert.ok(
+      problems.every((problem) => /hydrat|Minified React error #418/i.test(problem)),
+      problems.join('\n'),
+    );
     await context.close();
     await host.close();
   });
 
-  test('offline with entries missing, every other route works, /status names what is missing, and back online it is repaired', async ({ browser }) => {
+  test('offline with entries missing, every other route works, /status names what is missing, and back online it is repaired', async ({
+    browser,
+  }) => {
     const host = await startHost('preview', dist);
     const context = await freshContext(browser);
     const page = await openInstalled(context, host.url);
@@ -152,17 +185,33 @@ for (const build of BUILDS) {
     await show(page, new URL('/status/', host.url).href, 'Offline readiness');
     // Offline, the page's registration takes a moment (its update check of /sw.js must fail first):
     // the state is named once it has resolved, and the page's own hash check runs beside it.
-    await until('the state named', async () => (await statusFact(page, 'State')) === 'offline and incomplete (2 missing, will repair when online)');
-    const expected = ['2 files missing: repairing when online.', `${checked - 2} of ${checked} files verified`, 'about/index.html: not cached', 'licenses.txt: not cached'];
+    await until(
+      'the state named',
+      async () => (await statusFact(page, 'State')) === 'offline and incomplete (2 missing, will repair when online)',
+    );
+    const expected = [
+      '2 files missing: repairing when online.',
+      `${checked - 2} of ${checked} files verified`,
+      'about/index.html: not cached',
+      'licenses.txt: not cached',
+    ];
     await until('the missing files on /status', async () => {
-      const region = await precacheRegion(page).innerText();
+      const region = await shownText(precacheRegion(page));
       return expected.every((text) => region.includes(text));
     });
     // (The browser's own update check of /sw.js is not the page's network: Chromium may send it.)
-    assert.equal(host.log.slice(from).filter((request) => request.url !== '/sw.js'), [], 'offline, no file was fetched');
+    assert.equal(
+      host.log.slice(from).filter((request) => request.url !== '/sw.js'),
+      [],
+      'offline, no file was fetched',
+    );
     // Back online the page reloads once (it had been offline), and the worker repairs.
     await context.setOffline(false);
-    await until('the repair on /status', async () => (await precacheRegion(page).innerText().catch(() => '')).includes('Repaired 2 files.'), 15_000);
+    await until(
+      'the repair on /status',
+      async () => (await shownText(precacheRegion(page)).catch(() => '')).includes('Repaired 2 files.'),
+      15_000,
+    );
     await until('the state "ready"', async () => (await statusFact(page, 'State')) === 'ready');
     assert.equal(await cachedSri(page, evicted), [manifest['/about/'], manifest['/licenses.txt']]);
     await page.getByText(`${checked} of ${checked} files verified`).waitFor(WAIT);

@@ -14,6 +14,7 @@ import { HOSTS, requestsSince, startHost, type Host } from './lib/hosts';
 import { APP_NAME, appScript, audit, BUILDS, copySite, site } from './lib/site';
 import { shareChromium, type Shared } from './lib/suite';
 import { until } from './lib/wait';
+import { present } from '../present';
 
 /** A cache another app on the same origin keeps (an origin such as *.github.io is shared). */
 const OTHER = 'another-app-v1';
@@ -68,7 +69,9 @@ for (const build of BUILDS) {
       failing = '';
     });
 
-    test('a new version waits for "Reload to update", then arrives with exactly one reload in each tab, keeping what was typed', async ({ host }) => {
+    test('a new version waits for "Reload to update", then arrives with exactly one reload in each tab, keeping what was typed', async ({
+      host,
+    }) => {
       const page = await context.newPage();
       const problems = watchConsole(page);
       await page.goto(host.url);
@@ -92,7 +95,10 @@ for (const build of BUILDS) {
       await page.getByRole('button', { name: 'Reload to update' }).click();
 
       const newVersion = audit(next).version;
-      for (const [tab, which] of [[page, 'the tab that asked'], [other, 'the other tab']] as const) {
+      for (const [tab, which] of [
+        [page, 'the tab that asked'],
+        [other, 'the other tab'],
+      ] as const) {
         await until(`the new version in ${which}`, async () => (await variant(tab).catch(() => '')) === 'v2');
         // An update reloads a page only when its controller changes: with the new version in
         // control and no other worker on its way, no second reload can come.
@@ -105,7 +111,7 @@ for (const build of BUILDS) {
       assert.is(otherLoads.n, 1, 'one reload in the other tab');
       assert.is(await firstNote(page).inputValue(), 'written just before updating');
       await other.getByRole('heading', { name: 'What this app ships' }).waitFor();
-      assert.equal(await cacheNames(page), [OTHER, `${APP_NAME}-${newVersion}`].sort(), 'the old cache is gone, the other app\'s stays');
+      assert.equal(await cacheNames(page), [OTHER, `${APP_NAME}-${newVersion}`].sort(), "the old cache is gone, the other app's stays");
       assert.not.ok(old.includes(`${APP_NAME}-${newVersion}`));
       // And the new version works offline.
       await context.setOffline(true);
@@ -145,7 +151,9 @@ for (const build of BUILDS) {
       });
     });
 
-    test('a new version with a file whose bytes differ from its hash never installs; the old one keeps working offline', async ({ host }) => {
+    test('a new version with a file whose bytes differ from its hash never installs; the old one keeps working offline', async ({
+      host,
+    }) => {
       await brokenUpdate(host, (dir) => {
         // Same length, one character changed: only the SHA-384 can tell.
         const file = path.join(dir, 'index.html');
@@ -160,7 +168,10 @@ for (const build of BUILDS) {
 
     if (kind === 'preview')
       test('a new version whose server fails one file with a 500 never installs; the old one keeps working offline', async ({ host }) => {
-        const js = readdirSync(path.join(next, 'assets')).find((f) => f.endsWith('.js'))!;
+        const js = present(
+          readdirSync(path.join(next, 'assets')).find((f) => f.endsWith('.js')),
+          'a .js file in assets/',
+        );
         failing = `/assets/${js}`;
         await brokenUpdate(host, () => {});
       });
@@ -177,8 +188,12 @@ for (const build of BUILDS) {
       await until('the page to be reloaded', () => loads.n > 0);
       // The reloaded page registers the kill-switch worker again (a second GET /sw.js after the
       // update check's); from then on its registration exists until the worker withdraws it.
-      await until('the reloaded page to register the worker again', () => requestsSince(host, sinceDeploy).filter((url) => url === '/sw.js').length >= 2);
-      const gone = async () => (await registrations(page).catch(() => 1)) === 0 && (await cacheNames(page).catch(() => [])).join() === OTHER;
+      await until(
+        'the reloaded page to register the worker again',
+        () => requestsSince(host, sinceDeploy).filter((url) => url === '/sw.js').length >= 2,
+      );
+      const gone = async () =>
+        (await registrations(page).catch(() => 1)) === 0 && (await cacheNames(page).catch(() => [])).join() === OTHER;
       await until('no registration and no cache of ours, after the second withdrawal', gone);
       assert.is(await page.evaluate(() => navigator.serviceWorker.controller), null);
       // The withdrawal reloads the page where it was (the worker navigates to the URL its document
@@ -196,4 +211,3 @@ for (const build of BUILDS) {
     test.run();
   }
 }
-

@@ -58,7 +58,9 @@ for (const build of BUILDS) {
       intercept: (req, res) => {
         if (req.url !== '/manifest.webmanifest') return false;
         const manifest = JSON.parse(readFileSync(path.join(dist, 'manifest.webmanifest'), 'utf8'));
-        res.writeHead(200, { 'Content-Type': 'application/manifest+json', 'Content-Security-Policy': "default-src 'self'" }).end(JSON.stringify({ ...manifest, icons: [] }));
+        res
+          .writeHead(200, { 'Content-Type': 'application/manifest+json', 'Content-Security-Policy': "default-src 'self'" })
+          .end(JSON.stringify({ ...manifest, icons: [] }));
         return true;
       },
     });
@@ -69,7 +71,9 @@ for (const build of BUILDS) {
     }
   });
 
-  test('every screen fits 320 px up, follows the colour scheme, and is saved as a PNG (light and dark, 375 and 1280 px)', async ({ browser }) => {
+  test('every screen fits 320 px up, follows the colour scheme, and is saved as a PNG (light and dark, 375 and 1280 px)', async ({
+    browser,
+  }) => {
     const host = await startHost('preview', dist);
     try {
       for (const colorScheme of ['light', 'dark'] as const) {

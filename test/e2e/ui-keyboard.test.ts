@@ -11,11 +11,18 @@ import { shareChromium, type Shared } from './lib/suite';
 import { WAIT } from './lib/wait';
 
 /** What can take keyboard focus, in DOM order (the app uses no positive tabindex). */
-const FOCUSABLE = 'a[href], button:not([disabled]), input:not([disabled]), textarea:not([disabled]), select:not([disabled]), summary, [tabindex]:not([tabindex="-1"])';
+const FOCUSABLE =
+  'a[href], button:not([disabled]), input:not([disabled]), textarea:not([disabled]), select:not([disabled]), summary, [tabindex]:not([tabindex="-1"])';
 
 /** The focusable elements of the page as "index tag text", and where Tab goes, with its outline. */
 async function tabWalk(page: Page) {
-  const expected = await page.evaluate((sel) => [...document.querySelectorAll(sel)].filter((el) => el.getClientRects().length).map((el, i) => `${i} ${el.tagName.toLowerCase()} ${(el.getAttribute('aria-label') || el.textContent || '').trim().slice(0, 30)}`), FOCUSABLE);
+  const expected = await page.evaluate(
+    (sel) =>
+      [...document.querySelectorAll(sel)]
+        .filter((el) => el.getClientRects().length)
+        .map((el, i) => `${i} ${el.tagName.toLowerCase()} ${(el.getAttribute('aria-label') || el.textContent || '').trim().slice(0, 30)}`),
+    FOCUSABLE,
+  );
   const reached: { id: string; outline: string; onScreen: boolean }[] = [];
   for (let i = 0; i < expected.length + 2; i++) {
     await page.keyboard.press('Tab');
@@ -49,7 +56,10 @@ for (const build of BUILDS) {
       await settle(page, s.h1);
       const { expected, reached } = await tabWalk(page);
       assert.ok(expected.length >= 5, `a skip link, the brand and three nav links at least: ${expected}`);
-      assert.equal(reached.map((r) => r.id), expected);
+      assert.equal(
+        reached.map((r) => r.id),
+        expected,
+      );
       for (const r of reached) {
         assert.match(r.outline, /^(solid|auto|dashed|dotted|double) ([2-9]|\d\d)/, `${r.id} has a visible outline (${r.outline})`);
         assert.ok(r.onScreen, `${r.id} is on screen when focused`);
@@ -85,7 +95,10 @@ for (const build of BUILDS) {
     await page.keyboard.press('Enter');
     await page.getByRole('heading', { level: 1, name: 'Offline readiness' }).waitFor(WAIT);
     assert.ok(await page.evaluate(() => (window as unknown as { loadedOnce?: boolean }).loadedOnce), 'same document: no page load');
-    assert.not.ok(host.log.slice(before).some((r) => r.url.startsWith('/status')), 'the server was not asked for /status/');
+    assert.not.ok(
+      host.log.slice(before).some((r) => r.url.startsWith('/status')),
+      'the server was not asked for /status/',
+    );
     assert.is(new URL(page.url()).pathname, '/status/');
     assert.is(await page.title(), `Offline readiness · ${APP_NAME}`);
     assert.is(await page.evaluate(() => document.activeElement?.id), 'main');
@@ -96,8 +109,14 @@ for (const build of BUILDS) {
     assert.is(await page.title(), `Notes · ${APP_NAME}`);
     await page.goForward();
     await page.getByRole('heading', { level: 1, name: 'Offline readiness' }).waitFor(WAIT);
-    assert.ok(await page.evaluate(() => (window as unknown as { loadedOnce?: boolean }).loadedOnce), 'Back and Forward: still no page load');
-    assert.not.ok(host.log.slice(before).some((r) => r.url === '/' || r.url.startsWith('/status')), 'the server saw no navigation');
+    assert.ok(
+      await page.evaluate(() => (window as unknown as { loadedOnce?: boolean }).loadedOnce),
+      'Back and Forward: still no page load',
+    );
+    assert.not.ok(
+      host.log.slice(before).some((r) => r.url === '/' || r.url.startsWith('/status')),
+      'the server saw no navigation',
+    );
     await context.close();
   });
 
@@ -107,7 +126,10 @@ for (const build of BUILDS) {
     await page.goto(host.url);
     await settle(page, 'Notes');
     const opened = context.waitForEvent('page', WAIT);
-    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'What this app ships' }).click({ modifiers: ['Control'] });
+    await page
+      .getByRole('navigation', { name: 'Main' })
+      .getByRole('link', { name: 'What this app ships' })
+      .click({ modifiers: ['Control'] });
     const tab = await opened;
     await tab.waitForURL(/\/about\/$/, WAIT);
     assert.is(new URL(page.url()).pathname, '/');

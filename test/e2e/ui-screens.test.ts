@@ -27,7 +27,10 @@ for (const build of BUILDS) {
     await settle(page, 'What this app ships');
     const rows = await page.locator('tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.children].map((c) => c.textContent)));
     const n = (x: number) => x.toLocaleString('en-US');
-    assert.equal(rows, audit.files.map((f) => [f.path, n(f.bytes), n(f.gzip), n(f.brotli), f.sha384]));
+    assert.equal(
+      rows,
+      audit.files.map((f) => [f.path, n(f.bytes), n(f.gzip), n(f.brotli), f.sha384]),
+    );
     const sum = (k: 'bytes' | 'gzip' | 'brotli') => n(audit.files.reduce((t, f) => t + f[k], 0));
     const total = await page.locator('tfoot tr').evaluate((tr) => [...tr.children].map((c) => c.textContent));
     assert.equal(total, [`${audit.files.length} files`, sum('bytes'), sum('gzip'), sum('brotli'), '']);
@@ -41,7 +44,10 @@ for (const build of BUILDS) {
     await page.goto(new URL('/about/', host.url).href);
     await settle(page, 'What this app ships');
     const text = (await page.locator('pre').textContent()) ?? '';
-    assert.ok(audit.files.some((f) => f.path === 'licenses.txt'), 'licenses.txt is a shipped, audited file');
+    assert.ok(
+      audit.files.some((f) => f.path === 'licenses.txt'),
+      'licenses.txt is a shipped, audited file',
+    );
     if (build.name === 'react') {
       for (const pkg of ['react', 'react-dom', 'scheduler']) assert.match(text, new RegExp(`== ${pkg} \\d+\\.\\d+\\.\\d+ \\(MIT\\) ==`));
       assert.match(text, /Copyright \(c\) Meta Platforms, Inc\. and affiliates\./);
@@ -61,10 +67,19 @@ for (const build of BUILDS) {
     await settle(page, 'Offline readiness');
     await page.getByText('Nothing is cached on this device yet.').waitFor(WAIT);
     assert.is(await statusFact(page, 'Browser says').then((t) => t?.split(' since ')[0]), 'online');
-    assert.is(await page.getByRole('heading', { level: 2 }).allTextContents().then((h) => h.join(', ')), 'Network, Service worker, Precache check, Storage, Connectivity log');
+    assert.is(
+      await page
+        .getByRole('heading', { level: 2 })
+        .allTextContents()
+        .then((h) => h.join(', ')),
+      'Network, Service worker, Precache check, Storage, Connectivity log',
+    );
   });
 
-  test('/status verifies every precached file by its SHA-384, and names the ones that are missing or altered', async ({ browser, host }) => {
+  test('/status verifies every precached file by its SHA-384, and names the ones that are missing or altered', async ({
+    browser,
+    host,
+  }) => {
     context = await freshContext(browser);
     const page = await openInstalled(context, new URL('/status/', host.url).href);
     const kb = +(precached.reduce((t, f) => t + f.bytes, 0) / 1024).toFixed(1);
@@ -75,7 +90,8 @@ for (const build of BUILDS) {
 
     // Alter one cached file and drop another, as a bad disk or a meddling extension might.
     await page.evaluate(async (prefix) => {
-      const name = (await caches.keys()).find((n) => n.startsWith(prefix))!;
+      const name = (await caches.keys()).find((n) => n.startsWith(prefix));
+      if (!name) throw new Error(`Expected a cache named ${prefix}…`);
       const cache = await caches.open(name);
       await cache.put('/robots.txt', new Response('User-agent: *\nDisallow: /\n'));
       await cache.delete('/manifest.webmanifest');
@@ -109,7 +125,14 @@ for (const build of BUILDS) {
     assert.is(await statusFact(page, 'Persistent'), 'no: may be cleared when space runs low');
     await page.getByRole('button', { name: 'Keep data on this device' }).click();
     // Chromium decides by its own heuristics; either answer must be shown, not silence.
-    await page.waitForFunction(() => /^(yes|no: the browser declined)$/.test([...document.querySelectorAll('dt')].find((d) => d.textContent === 'Persistent')?.nextElementSibling?.textContent ?? ''), null, WAIT);
+    await page.waitForFunction(
+      () =>
+        /^(yes|no: the browser declined)$/.test(
+          [...document.querySelectorAll('dt')].find((d) => d.textContent === 'Persistent')?.nextElementSibling?.textContent ?? '',
+        ),
+      null,
+      WAIT,
+    );
   });
 
   test('/status shows the network going offline and back, with the log of it', async ({ browser, host }) => {
@@ -119,10 +142,16 @@ for (const build of BUILDS) {
     await settle(page, 'Offline readiness');
     await context.setOffline(true);
     await until('"offline since" on screen', async () => (await statusFact(page, 'Browser says'))?.startsWith('offline since'));
-    await page.locator('.log li', { hasText: / offline$/ }).first().waitFor(WAIT);
+    await page
+      .locator('.log li', { hasText: / offline$/ })
+      .first()
+      .waitFor(WAIT);
     await context.setOffline(false);
     await until('"online since" on screen', async () => (await statusFact(page, 'Browser says'))?.startsWith('online since'));
-    await page.locator('.log li', { hasText: / online$/ }).first().waitFor(WAIT);
+    await page
+      .locator('.log li', { hasText: / online$/ })
+      .first()
+      .waitFor(WAIT);
     // Newest first. (The reconnect reload may follow a second later; the log survives it.)
     const shown = await page.locator('.log li').allTextContents();
     const changes = shown.map((item) => item.split(' ').at(-1)).filter((kind) => kind === 'online' || kind === 'offline');

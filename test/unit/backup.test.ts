@@ -3,17 +3,28 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { APP_NAME } from '../../src/app-name';
-import { backupFileName, backupText, BACKUP_FORMAT, MAX_BACKUP_BYTES, mergeBackup, readBackup, sizeProblem, type Backup } from '../../src/notes/backup';
+import {
+  backupFileName,
+  backupText,
+  BACKUP_FORMAT,
+  MAX_BACKUP_BYTES,
+  mergeBackup,
+  readBackup,
+  sizeProblem,
+  type Backup,
+} from '../../src/notes/backup';
 import type { Doc, Note } from '../../src/notes/model';
 import { editNote, NOTES_KEY, notes, restoreNotes, startNotes } from '../../src/notes/store';
 import { installDom, tinyStorage, type FakeDom } from './offline-dom';
+import { present } from '../present';
 
 const format = suite('notes backup format');
 const NOTES: Note[] = [
   { id: 'a', text: 'groceries', at: 1_700_000_000_000 },
   { id: 'b', text: 'line one\nline two "quoted" ünïcödé', at: 1_700_000_000_500 },
 ];
-const valid = (patch: Partial<Record<keyof Backup, unknown>> = {}) => JSON.stringify({ format: BACKUP_FORMAT, version: 1, app: APP_NAME, savedAt: '2026-01-02T03:04:05.000Z', notes: NOTES, ...patch });
+const valid = (patch: Partial<Record<keyof Backup, unknown>> = {}) =>
+  JSON.stringify({ format: BACKUP_FORMAT, version: 1, app: APP_NAME, savedAt: '2026-01-02T03:04:05.000Z', notes: NOTES, ...patch });
 
 format('a backup is versioned JSON with every note id, text and edit time, and reads back to the same notes', () => {
   const text = backupText(NOTES, new Date('2026-01-02T03:04:05Z'));
@@ -41,16 +52,23 @@ format('refuses, with one sentence each: not JSON, not a backup, another version
   };
   assert.is(refused('{"format": "notes-backup", '), 'This file is not a notes backup: it is not valid JSON.');
   assert.is(refused(''), 'This file is not a notes backup: it is not valid JSON.');
-  for (const other of ['null', '42', '"text"', '[]', '{}', JSON.stringify({ notes: NOTES }), valid({ format: 'other' })]) assert.is(refused(other), 'This file is not a notes backup.', other);
+  for (const other of ['null', '42', '"text"', '[]', '{}', JSON.stringify({ notes: NOTES }), valid({ format: 'other' })])
+    assert.is(refused(other), 'This file is not a notes backup.', other);
   assert.is(refused(valid({ version: 2 })), 'This backup has format version 2; this app reads version 1.');
   assert.is(refused(valid({ notes: 'groceries' })), 'This backup is damaged: it has no list of notes.');
   assert.is(refused(valid({ notes: [NOTES[0], { id: 'b', text: 7, at: 1 }] })), 'This backup is damaged: note 2 has no text.');
   assert.is(refused(valid({ notes: [{ text: 'x', at: 1 }] })), 'This backup is damaged: note 1 has no id.');
   assert.is(refused(valid({ notes: [{ id: '', text: 'x', at: 1 }] })), 'This backup is damaged: note 1 has no id.');
-  assert.is(refused(valid({ notes: [{ id: 'a', text: 'x', at: '2026-01-01' }] })), 'This backup is damaged: note 1 has no valid edit time.');
+  assert.is(
+    refused(valid({ notes: [{ id: 'a', text: 'x', at: '2026-01-01' }] })),
+    'This backup is damaged: note 1 has no valid edit time.',
+  );
   assert.is(refused(valid({ notes: [{ id: 'a', text: 'x', at: -1 }] })), 'This backup is damaged: note 1 has no valid edit time.');
   assert.is(refused(valid({ notes: [null] })), 'This backup is damaged: note 1 is not a note.');
-  assert.is(refused(valid({ notes: [{ id: 'a', text: 'x'.repeat(MAX_BACKUP_BYTES), at: 1 }] })), 'This file is larger than 5 MB, so it is not a notes backup.');
+  assert.is(
+    refused(valid({ notes: [{ id: 'a', text: 'x'.repeat(MAX_BACKUP_BYTES), at: 1 }] })),
+    'This file is larger than 5 MB, so it is not a notes backup.',
+  );
   assert.is(sizeProblem(MAX_BACKUP_BYTES), undefined, 'exactly 5 MB is read');
   assert.is(sizeProblem(MAX_BACKUP_BYTES + 1), 'This file is larger than 5 MB, so it is not a notes backup.');
 });
@@ -107,7 +125,11 @@ function countingWrites(storage: Storage, key: string): { storage: Storage; writ
   let writes = 0;
   const counted = new Proxy(storage, {
     get(target, name) {
-      if (name === 'setItem') return (k: string, v: string) => ((writes += k === key ? 1 : 0), target.setItem(k, v));
+      if (name === 'setItem')
+        return (k: string, v: string) => {
+          if (k === key) writes++;
+          target.setItem(k, v);
+        };
       const value = Reflect.get(target, name);
       return typeof value === 'function' ? value.bind(target) : value;
     },
@@ -121,8 +143,14 @@ restoring('the merged notes are written in one setItem, with the pending edits, 
   editNote('a', 'typed, not saved yet');
   assert.equal(restoreNotes([{ id: 'b', text: 'restored', at: 3 }]), { added: 1, updated: 0 });
   assert.is(writes(), 1);
-  assert.equal(JSON.parse(localStorage.getItem(NOTES_KEY)!).notes.map((note: Note) => note.text), ['typed, not saved yet', 'restored']);
-  assert.equal(notes.getSnapshot().notes.map((note) => note.text), ['typed, not saved yet', 'restored']);
+  assert.equal(
+    JSON.parse(present(localStorage.getItem(NOTES_KEY), 'the notes in localStorage')).notes.map((note: Note) => note.text),
+    ['typed, not saved yet', 'restored'],
+  );
+  assert.equal(
+    notes.getSnapshot().notes.map((note) => note.text),
+    ['typed, not saved yet', 'restored'],
+  );
 });
 
 restoring('storage full: refused, and nothing changes, stored or on screen', () => {
@@ -130,6 +158,9 @@ restoring('storage full: refused, and nothing changes, stored or on screen', () 
   stop = startNotes({ storage: tinyStorage(50) });
   assert.equal(restoreNotes([{ id: 'b', text: 'x'.repeat(100), at: 3 }]), { problem: 'full' });
   assert.is(localStorage.getItem(NOTES_KEY), before);
-  assert.equal(notes.getSnapshot().notes.map((note) => note.text), ['here']);
+  assert.equal(
+    notes.getSnapshot().notes.map((note) => note.text),
+    ['here'],
+  );
 });
 restoring.run();

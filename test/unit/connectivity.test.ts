@@ -6,6 +6,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { LOG_KEY, connectivity, connectivityLog, logTransition, probe, startConnectivity } from '../../src/offline/connectivity';
 import { installDom, type FakeDom } from './offline-dom';
+import { present } from '../present';
 
 const test = suite('connectivity store');
 let dom: FakeDom;
@@ -61,7 +62,7 @@ test('the last entries of the log survive a reload (sessionStorage); the in-memo
   assert.is(after.length, 8);
   assert.equal(after.at(-1)?.kind, 'reload');
   assert.equal(after.at(-2)?.detail, 'attempt 59');
-  assert.is(JSON.parse(sessionStorage.getItem(LOG_KEY)!).length, 8);
+  assert.is(JSON.parse(present(sessionStorage.getItem(LOG_KEY), 'the log in sessionStorage')).length, 8);
 });
 
 test('stop() detaches from the window events', () => {

@@ -6,6 +6,7 @@ import * as assert from 'uvu/assert';
 import { createDeviceDocument } from '../../src/offline/device-document';
 import { flushAll } from '../../src/offline/flush';
 import { installDom, tinyStorage, type FakeDom } from './offline-dom';
+import { present } from '../present';
 
 /** The second kind of stored data: a colour theme, and when it was chosen. */
 interface Theme {
@@ -24,7 +25,8 @@ function recoverTheme(data: unknown): { doc: Theme; lost: boolean } {
 }
 
 /** The later choice wins; at equal times the greater name, so both tabs agree. */
-const mergeTheme = (mine: Theme, theirs: Theme): Theme => (theirs.at > mine.at || (theirs.at === mine.at && theirs.theme > mine.theme) ? theirs : mine);
+const mergeTheme = (mine: Theme, theirs: Theme): Theme =>
+  theirs.at > mine.at || (theirs.at === mine.at && theirs.theme > mine.theme) ? theirs : mine;
 
 const theme = createDeviceDocument<Theme>({ key: THEME_KEY, empty: EMPTY, recover: recoverTheme, merge: mergeTheme, version: 2 });
 
@@ -129,7 +131,7 @@ test('no storage at all: reported once started, and changes still work for the s
   assert.is(theme.getSnapshot().problem, 'unavailable');
 });
 
-test('another tab\'s save is merged in; ours is stored back only when theirs lacks something of ours', async () => {
+test("another tab's save is merged in; ours is stored back only when theirs lacks something of ours", async () => {
   stop = theme.start();
   const other = (value: Theme) => {
     const text = JSON.stringify({ v: 2, ...value });
@@ -150,7 +152,11 @@ test('another tab\'s save is merged in; ours is stored back only when theirs lac
 test('storage events for other keys, removals (no new value) and unreadable values change nothing', () => {
   stop = theme.start();
   choose('mine');
-  for (const init of [{ key: 'something-else', newValue: JSON.stringify({ theme: 'theirs', at: Date.now() + 1 }) }, { key: THEME_KEY }, { key: THEME_KEY, newValue: '{"theme":' }]) {
+  for (const init of [
+    { key: 'something-else', newValue: JSON.stringify({ theme: 'theirs', at: Date.now() + 1 }) },
+    { key: THEME_KEY },
+    { key: THEME_KEY, newValue: '{"theme":' },
+  ]) {
     dom.win.dispatchEvent(new dom.win.StorageEvent('storage', init));
   }
   assert.is(shown(), 'mine');
@@ -190,7 +196,7 @@ test('two kinds of stored data side by side: each its own key, saves and events'
   counter.change({ count: 2 });
   choose('dark');
   flushAll();
-  assert.equal(JSON.parse(localStorage.getItem('test-app:counter')!), { v: 1, count: 2 });
+  assert.equal(JSON.parse(present(localStorage.getItem('test-app:counter'), 'the document in localStorage')), { v: 1, count: 2 });
   assert.is(stored().theme, 'dark');
   const text = JSON.stringify({ v: 1, count: 7 });
   dom.win.dispatchEvent(new dom.win.StorageEvent('storage', { key: 'test-app:counter', newValue: text }));

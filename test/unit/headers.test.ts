@@ -12,7 +12,8 @@ test('deploy/nginx.conf is the one generated from the table (regenerate: node to
 });
 
 test('the promised headers: no-cache for the worker, the HTML and the rest, immutable for hashed names under /assets/, the manifest type', () => {
-  for (const urlPath of ['/sw.js', '/', '/status/', '/about/index.html', '/precache.json', '/icons/icon-192.png']) assert.is(headersFor(urlPath)['Cache-Control'], 'no-cache', urlPath);
+  for (const urlPath of ['/sw.js', '/', '/status/', '/about/index.html', '/precache.json', '/icons/icon-192.png'])
+    assert.is(headersFor(urlPath)['Cache-Control'], 'no-cache', urlPath);
   assert.is(headersFor('/assets/app-ABCD1234.js')['Cache-Control'], 'public, max-age=31536000, immutable');
   // Only a hashed name is immutable: a dev build's /assets/app.js changes on every save.
   assert.is(headersFor('/assets/app.js')['Cache-Control'], 'no-cache');
@@ -33,7 +34,8 @@ test('_headers never sets one header in two rules that match the same path', () 
       const [pattern, ...lines] = block.trim().split('\n');
       return { pattern, names: lines.map((line) => line.trim().split(':')[0]) };
     });
-  const matches = (pattern: string, urlPath: string) => (pattern.endsWith('*') ? urlPath.startsWith(pattern.slice(0, -1)) : urlPath === pattern);
+  const matches = (pattern: string, urlPath: string) =>
+    pattern.endsWith('*') ? urlPath.startsWith(pattern.slice(0, -1)) : urlPath === pattern;
   for (const urlPath of ['/', '/index.html', '/status/', '/sw.js', '/assets/app-ABCD1234.js', '/manifest.webmanifest']) {
     const names = rules.filter((rule) => matches(rule.pattern, urlPath)).flatMap((rule) => rule.names);
     assert.equal(names.length, new Set(names).size, `${urlPath}: ${names.join(', ')}`);

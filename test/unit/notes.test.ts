@@ -11,9 +11,20 @@ const model = suite('notes model');
 const doc = (notes: Doc['notes'], gone: Doc['gone'] = {}): Doc => ({ notes, gone });
 
 model('merge keeps the newer text of each note, whichever side merges', () => {
-  const a = doc([{ id: 'a', text: 'mine, newer', at: 20 }, { id: 'b', text: 'old b', at: 1 }]);
-  const b = doc([{ id: 'a', text: 'theirs, older', at: 10 }, { id: 'b', text: 'their b, newer', at: 5 }, { id: 'c', text: 'their new note', at: 6 }]);
-  const expected = doc([{ id: 'a', text: 'mine, newer', at: 20 }, { id: 'b', text: 'their b, newer', at: 5 }, { id: 'c', text: 'their new note', at: 6 }]);
+  const a = doc([
+    { id: 'a', text: 'mine, newer', at: 20 },
+    { id: 'b', text: 'old b', at: 1 },
+  ]);
+  const b = doc([
+    { id: 'a', text: 'theirs, older', at: 10 },
+    { id: 'b', text: 'their b, newer', at: 5 },
+    { id: 'c', text: 'their new note', at: 6 },
+  ]);
+  const expected = doc([
+    { id: 'a', text: 'mine, newer', at: 20 },
+    { id: 'b', text: 'their b, newer', at: 5 },
+    { id: 'c', text: 'their new note', at: 6 },
+  ]);
   assert.equal(merge(a, b), expected);
   assert.equal(merge(b, a), expected);
   assert.equal(merge(expected, b), expected, 'merging again changes nothing');
@@ -26,7 +37,10 @@ model('a deleted note stays deleted against older copies, and comes back only fo
 });
 
 model('recover keeps every note whose text survived and says when something was dropped', () => {
-  const { doc: d, lost } = recover({ notes: [{ id: 'a', text: 'ok', at: 1 }, { text: 'no id' }, 42, { id: 'c' }], gone: { z: 3, bad: 'x' } });
+  const { doc: d, lost } = recover({
+    notes: [{ id: 'a', text: 'ok', at: 1 }, { text: 'no id' }, 42, { id: 'c' }],
+    gone: { z: 3, bad: 'x' },
+  });
   assert.ok(lost);
   assert.equal(d.notes.map((n) => n.text).sort(), ['no id', 'ok']);
   assert.equal(d.gone, { z: 3 });
@@ -122,7 +136,14 @@ test('corrupt stored notes: the raw text is backed up, the user is told, the app
 });
 
 test('partly damaged notes: what can be read is kept, the rest is backed up', () => {
-  const raw = JSON.stringify({ v: 1, notes: [{ id: 'a', text: 'keep me', at: 5 }, { id: 'b', txt: 'broken' }], gone: {} });
+  const raw = JSON.stringify({
+    v: 1,
+    notes: [
+      { id: 'a', text: 'keep me', at: 5 },
+      { id: 'b', txt: 'broken' },
+    ],
+    gone: {},
+  });
   localStorage.setItem(NOTES_KEY, raw);
   stop = startNotes();
   assert.equal(texts(), ['keep me']);
@@ -147,9 +168,13 @@ test('storage full, then room again in the same session: the pending text is sav
   let full = true;
   const s = new Proxy(localStorage, {
     get(target, key) {
-      if (key === 'setItem') return (k: string, v: string) => { if (full) throw new DOMException('full', 'QuotaExceededError'); target.setItem(k, v); };
+      if (key === 'setItem')
+        return (k: string, v: string) => {
+          if (full) throw new DOMException('full', 'QuotaExceededError');
+          target.setItem(k, v);
+        };
       const v = Reflect.get(target, key);
-      return typeof v == 'function' ? v.bind(target) : v;
+      return typeof v === 'function' ? v.bind(target) : v;
     },
   });
   stop = startNotes({ storage: s });
@@ -172,7 +197,7 @@ test('storage unavailable: a notice, and notes still work for the session', asyn
   assert.ok(id);
 });
 
-test('another tab\'s save shows up here, and our newer unsaved text is not overwritten', async () => {
+test("another tab's save shows up here, and our newer unsaved text is not overwritten", async () => {
   stop = startNotes();
   const b = addNote();
   editNote(b, 'ours, typed just now');
@@ -190,7 +215,11 @@ test('another tab\'s save shows up here, and our newer unsaved text is not overw
   dom.win.dispatchEvent(new dom.win.StorageEvent('storage', { key: NOTES_KEY, newValue: value }));
   assert.equal(texts(), ['theirs, newer', 'ours, typed just now', 'their new note']);
   await dom.tick(1000);
-  assert.equal(stored().notes.map((n: { text: string }) => n.text), ['theirs, newer', 'ours, typed just now', 'their new note'], 'the merge is stored for the other tab');
+  assert.equal(
+    stored().notes.map((n: { text: string }) => n.text),
+    ['theirs, newer', 'ours, typed just now', 'their new note'],
+    'the merge is stored for the other tab',
+  );
 });
 
 test('a note deleted in another tab disappears here; events for other keys are ignored', () => {

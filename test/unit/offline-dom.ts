@@ -20,7 +20,19 @@ export interface FakeDom {
   uninstall(): void;
 }
 
-const GLOBALS = ['window', 'document', 'navigator', 'localStorage', 'sessionStorage', 'location', 'StorageEvent', 'Event', 'HTMLInputElement', 'HTMLTextAreaElement', 'MutationObserver'] as const;
+const GLOBALS = [
+  'window',
+  'document',
+  'navigator',
+  'localStorage',
+  'sessionStorage',
+  'location',
+  'StorageEvent',
+  'Event',
+  'HTMLInputElement',
+  'HTMLTextAreaElement',
+  'MutationObserver',
+] as const;
 const METHODS = ['addEventListener', 'removeEventListener', 'dispatchEvent'] as const;
 
 /** Installs a fresh window (empty storage) and a fake clock starting at `start`. */
@@ -30,15 +42,15 @@ export function installDom({ online = true, hidden = false, start = 1_700_000_00
   Object.defineProperty(win.document, 'hidden', { configurable: true, get: () => hidden });
   Object.defineProperty(win.document, 'visibilityState', { configurable: true, get: () => (hidden ? 'hidden' : 'visible') });
 
-  // Node's own globals are put back on uninstall. `any`: globalThis has no index signature.
-  const g = globalThis as any;
+  // Node's own globals are put back on uninstall. A record: globalThis has no index signature.
+  const g = globalThis as unknown as Record<string, unknown>;
   const saved = new Map<string, PropertyDescriptor | undefined>();
   const put = (name: string, value: unknown) => {
     saved.set(name, Object.getOwnPropertyDescriptor(g, name));
     Object.defineProperty(g, name, { configurable: true, writable: true, value });
   };
-  for (const name of GLOBALS) put(name, (win as any)[name]);
-  for (const name of METHODS) put(name, (win as any)[name].bind(win));
+  for (const name of GLOBALS) put(name, win[name]);
+  for (const name of METHODS) put(name, win[name].bind(win));
 
   let now = start;
   let seq = 0;
@@ -106,7 +118,7 @@ export function tinyStorage(room: number): Storage {
           target.setItem(k, v);
         };
       const v = Reflect.get(target, key);
-      return typeof v == 'function' ? v.bind(target) : v;
+      return typeof v === 'function' ? v.bind(target) : v;
     },
   });
 }

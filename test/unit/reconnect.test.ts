@@ -8,6 +8,7 @@ import { connectivityLog, startConnectivity } from '../../src/offline/connectivi
 import { startQuietMomentWatch } from '../../src/offline/quiet-moment';
 import { GUARD_KEY, startReconnect, type ReconnectOptions } from '../../src/offline/reconnect';
 import { installDom, type FakeDom } from './offline-dom';
+import { present } from '../present';
 
 const test = suite('reconnect policy');
 let dom: FakeDom;
@@ -138,7 +139,10 @@ test('the probe backoff stops growing at 30 s: a dead network is asked twice a m
   await dom.tick(10 * 60_000);
   const gaps = probes.slice(1).map((p, i) => p - probes[i]);
   assert.equal(gaps.slice(0, 5), [1000, 2000, 4000, 8000, 16000]);
-  assert.ok(gaps.slice(5).every((g) => g == 30_000), `gaps ${gaps}`);
+  assert.ok(
+    gaps.slice(5).every((g) => g === 30_000),
+    `gaps ${gaps}`,
+  );
   assert.equal(reloads, []);
 });
 
@@ -234,7 +238,10 @@ test('the log says why the reload waits (typing, then a hidden tab) and when it 
   dom.setHidden(false);
   await dom.tick(0);
   const entries = (connectivityLog.getSnapshot() ?? []).map((entry) => (entry.detail ? `${entry.kind}: ${entry.detail}` : entry.kind));
-  assert.equal(entries.filter((entry) => entry.startsWith('reload-waits')), ['reload-waits: typing', 'reload-waits: hidden tab']);
+  assert.equal(
+    entries.filter((entry) => entry.startsWith('reload-waits')),
+    ['reload-waits: typing', 'reload-waits: hidden tab'],
+  );
   assert.equal(entries.at(-1), 'reload');
   assert.equal(reloads, [6000]);
   stopConnectivity();
@@ -247,7 +254,10 @@ test('saves what the user typed (a save still pending) before it reloads', async
   let storedAtReload: string | null = null;
   // The default reload (reloadAfterFlush), with happy-dom's location.reload replaced so the test
   // can look at storage at the moment of the reload.
-  Object.defineProperty(dom.win.location, 'reload', { configurable: true, value: () => (storedAtReload = localStorage.getItem(NOTES_KEY)) });
+  Object.defineProperty(dom.win.location, 'reload', {
+    configurable: true,
+    value: () => (storedAtReload = localStorage.getItem(NOTES_KEY)),
+  });
   stop = startReconnect({ check: async () => true });
   dom.setOnline(false);
   editNote('0', 'typed offline');
@@ -258,7 +268,7 @@ test('saves what the user typed (a save still pending) before it reloads', async
   await dom.tick(1000);
   stopNotes();
   assert.ok(storedAtReload, 'reloaded, with the notes in storage');
-  assert.is(JSON.parse(storedAtReload!).notes[0].text, 'typed offline, up to the last keystroke');
+  assert.is(JSON.parse(present(storedAtReload, 'the notes stored at the reload')).notes[0].text, 'typed offline, up to the last keystroke');
 });
 
 test.run();

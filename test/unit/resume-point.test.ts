@@ -14,7 +14,8 @@ let stopResume: (() => void) | undefined;
 
 /** The page as the app renders it: two notes and a button. */
 function render(): void {
-  dom.win.document.body.innerHTML = '<textarea id="note-a">first note</textarea><textarea id="note-b">second note, longer</textarea><button>Reload to update</button>';
+  dom.win.document.body.innerHTML =
+    '<textarea id="note-a">first note</textarea><textarea id="note-b">second note, longer</textarea><button>Reload to update</button>';
 }
 
 const field = (id: string) => dom.win.document.getElementById(id) as unknown as HTMLTextAreaElement;

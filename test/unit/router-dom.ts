@@ -6,5 +6,6 @@ import { Window } from 'happy-dom';
 export const win = new Window({ url: 'https://app.example/' });
 const g = globalThis as Record<string, unknown>;
 // happy-dom's classes and bound methods stand in for the browser globals the router uses.
-for (const key of ['window', 'document', 'location', 'history', 'HTMLAnchorElement', 'MouseEvent', 'PopStateEvent']) g[key] = (win as unknown as Record<string, unknown>)[key];
+for (const key of ['window', 'document', 'location', 'history', 'HTMLAnchorElement', 'MouseEvent', 'PopStateEvent'])
+  g[key] = (win as unknown as Record<string, unknown>)[key];
 for (const key of ['addEventListener', 'removeEventListener', 'dispatchEvent', 'scrollTo'] as const) g[key] = win[key].bind(win);

@@ -5,6 +5,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { navigate, route, routePath, startRouter, titleOf } from '../../src/ui/router';
 import { APP_TITLE } from '../../src/app-name';
+import { present } from '../present';
 
 const test = suite('router');
 let stop: () => void;
@@ -37,7 +38,9 @@ win.addEventListener('click', (e) => {
 /** Clicks a link with the given modifiers; returns whether the router took it (default prevented). */
 function click(id: string, init: MouseEventInit = {}): boolean {
   taken = false;
-  document.getElementById(id)!.dispatchEvent(new MouseEvent('click', { bubbles: true, cancelable: true, button: 0, ...init }));
+  present(document.getElementById(id), `#${id}`).dispatchEvent(
+    new MouseEvent('click', { bubbles: true, cancelable: true, button: 0, ...init }),
+  );
   return taken;
 }
 
@@ -69,9 +72,10 @@ test('clicking the link of the current page pushes no second history entry', () 
 });
 
 test('modified, middle and new-tab clicks, and anchors without href, are left to the browser', () => {
-  for (const init of [{ ctrlKey: true }, { metaKey: true }, { shiftKey: true }, { altKey: true }, { button: 1 }]) assert.not.ok(click('status', init), JSON.stringify(init));
+  for (const init of [{ ctrlKey: true }, { metaKey: true }, { shiftKey: true }, { altKey: true }, { button: 1 }])
+    assert.not.ok(click('status', init), JSON.stringify(init));
   assert.not.ok(click('blank'));
-  assert.not.ok(click("noref"));
+  assert.not.ok(click('noref'));
   assert.is(route.getSnapshot(), '/');
 });
 
@@ -81,7 +85,7 @@ test('links to other origins, to files, to unknown paths and in-page anchors kee
 });
 
 test('a click the page already handled (defaultPrevented) is not taken again', () => {
-  document.getElementById('status')!.addEventListener('click', (e) => e.preventDefault());
+  present(document.getElementById('status'), '#status').addEventListener('click', (e) => e.preventDefault());
   click('status');
   assert.is(route.getSnapshot(), '/');
   assert.is(location.pathname, '/');

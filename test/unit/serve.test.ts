@@ -58,7 +58,6 @@ function previewServerSuite(name: string, start: () => Promise<Listening>) {
   });
   serve.after(() => server.close());
 
-
   serve('serves index.html for / with no-cache and a strict CSP', async () => {
     const r = await get('/');
     assert.is(r.status, 200);
@@ -131,11 +130,14 @@ function previewServerSuite(name: string, start: () => Promise<Listening>) {
     '/' + 'a'.repeat(3000),
   ];
   for (const target of attacks) {
-    serve(`refuses ${JSON.stringify(target.length > 40 ? target.slice(0, 20) + '…' : target)} with 400 or 404 and never leaks a file`, async () => {
-      const r = await get(target);
-      assert.ok(r.status === 400 || r.status === 404, `status ${r.status}`);
-      assert.not.ok(r.text.includes(SECRET));
-    });
+    serve(
+      `refuses ${JSON.stringify(target.length > 40 ? target.slice(0, 20) + '…' : target)} with 400 or 404 and never leaks a file`,
+      async () => {
+        const r = await get(target);
+        assert.ok(r.status === 400 || r.status === 404, `status ${r.status}`);
+        assert.not.ok(r.text.includes(SECRET));
+      },
+    );
   }
   return serve;
 }
@@ -176,7 +178,8 @@ serve('answers with the precompressed copy the request accepts (brotli first), a
 });
 
 serve('a compressed answer has its own length and ETag, and decodes to the same bytes', async () => {
-  const socketGet = (encoding: string) => raw(`GET /licenses.txt HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept-Encoding: ${encoding}\r\nConnection: close\r\n\r\n`);
+  const socketGet = (encoding: string) =>
+    raw(`GET /licenses.txt HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept-Encoding: ${encoding}\r\nConnection: close\r\n\r\n`);
   const [brotli, gzip] = [await socketGet('br'), await socketGet('gzip')];
   assert.is(brotliDecompressSync(Buffer.from(brotli.body, 'latin1')).toString(), LICENCES);
   assert.is(gunzipSync(Buffer.from(gzip.body, 'latin1')).toString(), LICENCES);
@@ -189,7 +192,10 @@ serve.run();
 
 /** The same site as dist/ above, as the dev loop holds it: site path -> contents, no compressed copies. */
 const memoryFiles = new Map(
-  ['index.html', 'status/index.html', '404.html', 'sw.js', 'assets/app-ABCD1234.js', 'manifest.webmanifest', 'licenses.txt'].map((file) => [file, readFileSync(path.join(root, file))]),
+  ['index.html', 'status/index.html', '404.html', 'sw.js', 'assets/app-ABCD1234.js', 'manifest.webmanifest', 'licenses.txt'].map((file) => [
+    file,
+    readFileSync(path.join(root, file)),
+  ]),
 );
 const memory = previewServerSuite('preview server (dev: the files in memory)', () => listen({ root, files: () => memoryFiles, port: 0 }));
 

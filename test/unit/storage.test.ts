@@ -34,7 +34,12 @@ test('a full quota is reported as "full" and leaves the old value in place', () 
 });
 
 test('storage the browser forbids (reading localStorage throws) is "unavailable", for reads and writes', () => {
-  Object.defineProperty(window, 'localStorage', { configurable: true, get: () => { throw new DOMException('Access is denied for this document.', 'SecurityError'); } });
+  Object.defineProperty(window, 'localStorage', {
+    configurable: true,
+    get: () => {
+      throw new DOMException('Access is denied for this document.', 'SecurityError');
+    },
+  });
   assert.is(area(), null);
   assert.equal(load('k'), { raw: null, problem: 'unavailable' });
   assert.is(save('k', 1), 'unavailable');

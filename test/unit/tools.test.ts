@@ -69,7 +69,8 @@ function firstCycle(graph: Map<string, string[]>): string[] | undefined {
 function reachable(graph: Map<string, string[]>, entry: string): Set<string> {
   const seen = new Set<string>();
   const queue = [entry];
-  for (let file; (file = queue.shift()); ) {
+  // A for...of over an array also visits what is pushed while it runs: a breadth-first walk.
+  for (const file of queue) {
     if (seen.has(file)) continue;
     seen.add(file);
     queue.push(...(graph.get(file) ?? []));
@@ -87,7 +88,16 @@ shape('the import reader sees the imports (a check that reads nothing would pass
   assert.ok(graph.get('build.mjs')?.includes('tools/build/build.mjs'), 'a dynamic import');
   assert.ok(importsOf('tools/build/bundle.mjs').packages.includes('node:module'));
   assert.not.ok(graph.get('tools/verify.mjs')?.includes('tools/build/site.mjs'), "a JSDoc type's import() loads nothing");
-  assert.equal(firstCycle(new Map([['a', ['b']], ['b', ['c']], ['c', ['a']]])), ['a', 'b', 'c', 'a']);
+  assert.equal(
+    firstCycle(
+      new Map([
+        ['a', ['b']],
+        ['b', ['c']],
+        ['c', ['a']],
+      ]),
+    ),
+    ['a', 'b', 'c', 'a'],
+  );
 });
 
 shape('every import of tools/ names a module that exists', () => {
@@ -121,7 +131,11 @@ shape.run();
 const icons = suite('tools: icons');
 
 icons('the icons drawn are the committed ones', () => {
-  for (const [file, size, maskable] of [['icon-192.png', 192, false], ['icon-512.png', 512, false], ['icon-maskable-512.png', 512, true]] as const) {
+  for (const [file, size, maskable] of [
+    ['icon-192.png', 192, false],
+    ['icon-512.png', 512, false],
+    ['icon-maskable-512.png', 512, true],
+  ] as const) {
     assert.ok(draw(size, maskable).equals(readFileSync(path.join(root, 'static/icons', file))), file);
   }
 });
@@ -130,7 +144,10 @@ icons('importing the icons module writes nothing', () => {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'offline-shell-icons-'));
   try {
     const url = pathToFileURL(path.join(root, 'tools/build/icons.mjs')).href;
-    const result = spawnSync(process.execPath, ['--input-type=module', '-e', `await import(${JSON.stringify(url)})`], { cwd: dir, encoding: 'utf8' });
+    const result = spawnSync(process.execPath, ['--input-type=module', '-e', `await import(${JSON.stringify(url)})`], {
+      cwd: dir,
+      encoding: 'utf8',
+    });
     assert.is(result.status, 0, result.stderr);
     assert.equal(readdirSync(dir), [], 'nothing written in the working directory');
   } finally {

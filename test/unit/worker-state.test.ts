@@ -7,7 +7,16 @@ import type { RepairReport } from '../../src/repair-report';
 import { repairText, workerStateText } from '../../src/ui/status/worker-state';
 
 const test = suite('status: worker state and repairs');
-const worker = (patch: Partial<RegistrationSnapshot>): RegistrationSnapshot => ({ state: 'ready', progress: null, version: 'v', scope: '/', lastCheck: null, error: null, repair: null, ...patch });
+const worker = (patch: Partial<RegistrationSnapshot>): RegistrationSnapshot => ({
+  state: 'ready',
+  progress: null,
+  version: 'v',
+  scope: '/',
+  lastCheck: null,
+  error: null,
+  repair: null,
+  ...patch,
+});
 const report = (patch: Partial<RepairReport>): RepairReport => ({ missing: [], repaired: 0, repairing: false, offline: false, ...patch });
 
 test('ready, installing with its progress, update waiting, and an error with its reason', () => {
@@ -15,14 +24,20 @@ test('ready, installing with its progress, update waiting, and an error with its
   assert.is(workerStateText(worker({ repair: report({ repaired: 2 }) }), true), 'ready');
   assert.is(workerStateText(worker({ state: 'installing', progress: { done: 3, total: 13 } }), true), 'installing (3 of 13 files)');
   assert.is(workerStateText(worker({ state: 'update-waiting' }), true), 'update waiting');
-  assert.is(workerStateText(worker({ state: 'error', error: 'Could not save the app for offline use.' }), true), 'error: Could not save the app for offline use.');
+  assert.is(
+    workerStateText(worker({ state: 'error', error: 'Could not save the app for offline use.' }), true),
+    'error: Could not save the app for offline use.',
+  );
   assert.is(workerStateText(worker({ state: 'unknown' }), true), '…');
 });
 
 test('missing files: repairing, offline and incomplete (the worker or the browser saw no network), or an error once a repair failed online', () => {
   const missing = ['/about/', '/licenses.txt'];
   assert.is(workerStateText(worker({ repair: report({ missing, repairing: true }) }), true), 'repairing (2 missing)');
-  assert.is(workerStateText(worker({ repair: report({ missing, offline: true }) }), true), 'offline and incomplete (2 missing, will repair when online)');
+  assert.is(
+    workerStateText(worker({ repair: report({ missing, offline: true }) }), true),
+    'offline and incomplete (2 missing, will repair when online)',
+  );
   assert.is(workerStateText(worker({ repair: report({ missing }) }), false), 'offline and incomplete (2 missing, will repair when online)');
   assert.match(workerStateText(worker({ repair: report({ missing: ['/about/'] }) }), true), /^error: 1 file missing and not repaired/);
   // A waiting update is what the user can act on first; the precache check still lists what is missing.

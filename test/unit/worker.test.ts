@@ -57,10 +57,24 @@ range.run();
 const manifest = suite('precache manifest and worker injection');
 const sri = (s: string) => 'sha384-' + createHash('sha384').update(s).digest('base64');
 const APP = { __APP_NAME__: 'my-app', __APP_TITLE__: 'My App' };
-const ENTRIES = ['index.html', 'status/index.html', '404.html', 'assets/app-AB12CD34.js', 'icons/icon-192.png', 'sw.js', 'audit.json', 'precache.json'].map((p) => ({ path: p, sha384: sri(p) }));
+const ENTRIES = [
+  'index.html',
+  'status/index.html',
+  '404.html',
+  'assets/app-AB12CD34.js',
+  'icons/icon-192.png',
+  'sw.js',
+  'audit.json',
+  'precache.json',
+].map((p) => ({ path: p, sha384: sri(p) }));
 
 manifest('files map to the URL paths they are served under, as the page maps them too', () => {
-  for (const [file, url] of [['index.html', '/'], ['status/index.html', '/status/'], ['404.html', '/404.html'], ['assets/app-X.js', '/assets/app-X.js']]) {
+  for (const [file, url] of [
+    ['index.html', '/'],
+    ['status/index.html', '/status/'],
+    ['404.html', '/404.html'],
+    ['assets/app-X.js', '/assets/app-X.js'],
+  ]) {
     assert.is(urlOf(file), url, file);
     assert.is(pageUrlOf(file), url, `the status page agrees on ${file}`);
   }
@@ -68,7 +82,10 @@ manifest('files map to the URL paths they are served under, as the page maps the
 
 manifest('lists every file of the version with its hash, but not sw.js, and audit.json unhashed', () => {
   const m = precacheManifest(ENTRIES);
-  assert.equal(Object.keys(m).sort(), ['/', '/404.html', '/assets/app-AB12CD34.js', '/audit.json', '/icons/icon-192.png', '/status/'].sort());
+  assert.equal(
+    Object.keys(m).sort(),
+    ['/', '/404.html', '/assets/app-AB12CD34.js', '/audit.json', '/icons/icon-192.png', '/status/'].sort(),
+  );
   assert.is(m['/'], sri('index.html'));
   assert.is(m['/assets/app-AB12CD34.js'], sri('assets/app-AB12CD34.js'));
   assert.is(m['/audit.json'], '');
@@ -102,7 +119,11 @@ config('"networkOnly" defaults to none, and must be a list of paths', () => {
   assert.equal(networkOnlyOf({}), []);
   assert.equal(networkOnlyOf({ networkOnly: ['/api/', '/.well-known/'] }), ['/api/', '/.well-known/']);
   for (const bad of ['/api/', ['api/'], [1], {}]) {
-    assert.throws(() => networkOnlyOf({ networkOnly: bad }), /"networkOnly" must be a list of path prefixes starting with "\/"/, JSON.stringify(bad));
+    assert.throws(
+      () => networkOnlyOf({ networkOnly: bad }),
+      /"networkOnly" must be a list of path prefixes starting with "\/"/,
+      JSON.stringify(bad),
+    );
   }
 });
 config.run();

@@ -24,7 +24,10 @@ export async function timedBuild(cwd, out, preact) {
   const [{ exitedAt }, { code, signal }] = await Promise.all([build.exited, build.closed]);
   clearTimeout(timer);
   if (timedOut) throw new Error(`bench: node build.mjs took longer than ${BUILD_LIMIT_MS} ms in ${cwd}`);
-  if (code !== 0) throw new Error(`bench: node build.mjs --out ${out}${preact ? ' --preact' : ''} failed (${signal ?? `exit ${code}`}):\n${build.output.text.trim()}`);
+  if (code !== 0)
+    throw new Error(
+      `bench: node build.mjs --out ${out}${preact ? ' --preact' : ''} failed (${signal ?? `exit ${code}`}):\n${build.output.text.trim()}`,
+    );
   return exitedAt - started;
 }
 /**

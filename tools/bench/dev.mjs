@@ -38,7 +38,9 @@ function devServerUrl({ child, output }) {
       if (found) resolve(found[1]);
     };
     child.stdout.on('data', onData);
-    child.once('exit', (code, signal) => reject(new Error(`bench: the dev server exited (${signal ?? `exit ${code}`}) before serving:\n${output.text.trim()}`)));
+    child.once('exit', (code, signal) =>
+      reject(new Error(`bench: the dev server exited (${signal ?? `exit ${code}`}) before serving:\n${output.text.trim()}`)),
+    );
   });
 }
 
@@ -68,7 +70,10 @@ function typecheckReported({ child, output }) {
  * @param {boolean} preact
  */
 async function startDevServer(cwd, preact) {
-  const dev = startInGroup(process.execPath, ['build.mjs', '--watch', ...(preact ? ['--preact'] : [])], { cwd, env: { PORT: '0', HOST: '127.0.0.1' } });
+  const dev = startInGroup(process.execPath, ['build.mjs', '--watch', ...(preact ? ['--preact'] : [])], {
+    cwd,
+    env: { PORT: '0', HOST: '127.0.0.1' },
+  });
   try {
     const url = await within(devServerUrl(dev), DEV_START_LIMIT_MS, 'the dev server starting');
     // A developer's first save comes after the tools are up: the type checker's first full run
@@ -107,13 +112,17 @@ async function liveReloadConnected(page) {
 async function timeOneSave(page, copy, text, shownReports) {
   await page.evaluate((expected) => sessionStorage.setItem('bench-expect', expected), text);
   const file = path.join(copy, DEV_EDIT_FILE);
-  const changed = readFileSync(file, 'utf8').replace(/<footer className="foot">[^<]*<\/footer>/, `<footer className="foot">${text}</footer>`);
+  const changed = readFileSync(file, 'utf8').replace(
+    /<footer className="foot">[^<]*<\/footer>/,
+    `<footer className="foot">${text}</footer>`,
+  );
   // Only the document that was told to expect this text counts: the previous one showed the previous text.
   const shown = within(shownReports.next(text), DEV_RELOAD_LIMIT_MS, `the dev page reloading with "${text}"`);
   const savedAt = wallNow();
   writeFileSync(file, changed);
   const reloaded = await shown;
-  if (reloaded.startedAt < savedAt) throw new Error(`bench: a document that started before "${text}" was saved showed it: the dev measurement is broken`);
+  if (reloaded.startedAt < savedAt)
+    throw new Error(`bench: a document that started before "${text}" was saved showed it: the dev measurement is broken`);
   return { totalMs: reloaded.doneAt - savedAt, reloadStartMs: reloaded.startedAt - savedAt };
 }
 
@@ -149,7 +158,8 @@ function reportsByText() {
 export async function measureDev(browser, preact, runs) {
   const copy = copySources(ROOT, mkdtempSync(path.join(os.tmpdir(), 'offline-shell-bench-dev-')));
   const source = readFileSync(path.join(copy, DEV_EDIT_FILE), 'utf8');
-  if (!source.includes(DEV_FOOTER_TEXT)) throw new Error(`bench: ${DEV_EDIT_FILE} no longer has the footer text "${DEV_FOOTER_TEXT}" the dev part edits`);
+  if (!source.includes(DEV_FOOTER_TEXT))
+    throw new Error(`bench: ${DEV_EDIT_FILE} no longer has the footer text "${DEV_FOOTER_TEXT}" the dev part edits`);
   let server;
   const context = await freshContext(browser);
   const shownReports = reportsByText();

@@ -31,11 +31,18 @@ async function runLighthouse(url) {
   try {
     if (!existsSync(cli)) throw new Error('bench: lighthouse is not installed (npm ci installs the pinned lighthouse@12)');
     const chromeFlags = `--headless=new ${CHROME_ARGS.join(' ')}`;
-    const lighthouse = startInGroup(process.execPath, [cli, url, '--output=json', `--output-path=${report}`, '--quiet', `--chrome-flags=${chromeFlags}`], { env: { CHROME_PATH: chromePath() } });
+    const lighthouse = startInGroup(
+      process.execPath,
+      [cli, url, '--output=json', `--output-path=${report}`, '--quiet', `--chrome-flags=${chromeFlags}`],
+      { env: { CHROME_PATH: chromePath() } },
+    );
     const timer = setTimeout(() => lighthouse.killGroup(), LIGHTHOUSE_LIMIT_MS);
     const { code, signal } = await lighthouse.closed;
     clearTimeout(timer);
-    if (code !== 0) throw new Error(`bench: lighthouse ${signal === 'SIGKILL' ? `took longer than ${LIGHTHOUSE_LIMIT_MS} ms` : `failed (${signal ?? `exit ${code}`})`}:\n${lighthouse.output.text.trim()}`);
+    if (code !== 0)
+      throw new Error(
+        `bench: lighthouse ${signal === 'SIGKILL' ? `took longer than ${LIGHTHOUSE_LIMIT_MS} ms` : `failed (${signal ?? `exit ${code}`})`}:\n${lighthouse.output.text.trim()}`,
+      );
     return JSON.parse(readFileSync(report, 'utf8'));
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -35,21 +35,29 @@ function countResponses(server) {
      * @param {unknown} encoding
      */
     const count = (chunk, encoding) => {
-      if (chunk && typeof chunk !== 'function') record.bytes += Buffer.byteLength(/** @type {string | Buffer} */ (chunk), typeof encoding === 'string' ? /** @type {BufferEncoding} */ (encoding) : undefined);
+      if (chunk && typeof chunk !== 'function')
+        record.bytes += Buffer.byteLength(
+          /** @type {string | Buffer} */ (chunk),
+          typeof encoding === 'string' ? /** @type {BufferEncoding} */ (encoding) : undefined,
+        );
     };
     // Wrapped as plain variadic functions: each forwards whatever overload it was called with.
     const write = /** @type {(...args: unknown[]) => boolean} */ (response.write.bind(response));
     const end = /** @type {(...args: unknown[]) => import('node:http').ServerResponse} */ (response.end.bind(response));
-    response.write = /** @type {typeof response.write} */ ((/** @type {unknown} */ chunk, /** @type {unknown[]} */ ...rest) => {
-      count(chunk, rest[0]);
-      return write(chunk, ...rest);
-    });
-    response.end = /** @type {typeof response.end} */ ((/** @type {unknown} */ chunk, /** @type {unknown[]} */ ...rest) => {
-      count(chunk, rest[0]);
-      record.status = response.statusCode;
-      record.encoding = String(response.getHeader('content-encoding') ?? '');
-      return end(chunk, ...rest);
-    });
+    response.write = /** @type {typeof response.write} */ (
+      (/** @type {unknown} */ chunk, /** @type {unknown[]} */ ...rest) => {
+        count(chunk, rest[0]);
+        return write(chunk, ...rest);
+      }
+    );
+    response.end = /** @type {typeof response.end} */ (
+      (/** @type {unknown} */ chunk, /** @type {unknown[]} */ ...rest) => {
+        count(chunk, rest[0]);
+        record.status = response.statusCode;
+        record.encoding = String(response.getHeader('content-encoding') ?? '');
+        return end(chunk, ...rest);
+      }
+    );
   });
   return {
     take() {
@@ -95,10 +103,14 @@ async function firstVisitTimings(browser, site, counter) {
     const page = await context.newPage();
     counter.take();
     await page.goto(site.url, { timeout: READY_LIMIT_MS });
-    const readyMs = await poll(() => page.evaluate(() => /** @type {ProbedWindow} */ (window).__benchReadyAt), { limitMs: READY_LIMIT_MS, what: `"${READY_TEXT}" with the page controlled by the worker` });
+    const readyMs = await poll(() => page.evaluate(() => /** @type {ProbedWindow} */ (window).__benchReadyAt), {
+      limitMs: READY_LIMIT_MS,
+      what: `"${READY_TEXT}" with the page controlled by the worker`,
+    });
     const bytes = summarizeBytes(counter.take());
     const fcpMs = await page.evaluate(() => performance.getEntriesByName('first-contentful-paint')[0]?.startTime);
-    if (fcpMs === undefined) throw new Error('bench: the page has no first-contentful-paint entry (paint timing missing in this Chromium?)');
+    if (fcpMs === undefined)
+      throw new Error('bench: the page has no first-contentful-paint entry (paint timing missing in this Chromium?)');
     return { fcpMs, readyMs, bytes };
   } finally {
     await context.close();

@@ -46,8 +46,11 @@ function positiveInteger(text, option) {
  * @param {string | undefined} text
  */
 function partList(text) {
-  const parts = String(text ?? '').split(',').filter(Boolean);
+  const parts = String(text ?? '')
+    .split(',')
+    .filter(Boolean);
   const unknown = parts.filter((part) => !PARTS.includes(part));
-  if (!parts.length || unknown.length) throw new Error(`bench: --only takes a comma-separated list of ${PARTS.join(', ')}; got ${text ?? 'nothing'}`);
+  if (!parts.length || unknown.length)
+    throw new Error(`bench: --only takes a comma-separated list of ${PARTS.join(', ')}; got ${text ?? 'nothing'}`);
   return parts;
 }

@@ -42,11 +42,16 @@ function installPageProbes() {
     const navigation = /** @type {PerformanceNavigationTiming | undefined} */ (performance.getEntriesByType('navigation')[0]);
     if (reported || probed.__benchShownAt === undefined || !navigation?.loadEventEnd || !probed.__benchShown) return;
     reported = true;
-    probed.__benchShown({ expected, startedAt: performance.timeOrigin, doneAt: performance.timeOrigin + Math.max(probed.__benchShownAt, navigation.loadEventEnd) });
+    probed.__benchShown({
+      expected,
+      startedAt: performance.timeOrigin,
+      doneAt: performance.timeOrigin + Math.max(probed.__benchShownAt, navigation.loadEventEnd),
+    });
   };
   const check = () => {
     const text = document.body?.textContent ?? '';
-    if (probed.__benchReadyAt === undefined && navigator.serviceWorker?.controller && text.includes('Ready to work offline')) probed.__benchReadyAt = performance.now();
+    if (probed.__benchReadyAt === undefined && navigator.serviceWorker?.controller && text.includes('Ready to work offline'))
+      probed.__benchReadyAt = performance.now();
     if (expected && probed.__benchShownAt === undefined && text.includes(expected)) {
       probed.__benchShownAt = performance.now();
       reportShown();
@@ -84,6 +89,9 @@ export async function installedPage(browser, site) {
   const context = await freshContext(browser);
   const page = await context.newPage();
   await page.goto(site.url, { timeout: READY_LIMIT_MS });
-  await poll(() => page.evaluate(() => /** @type {ProbedWindow} */ (window).__benchReadyAt), { limitMs: READY_LIMIT_MS, what: `"${READY_TEXT}" with the page controlled by the worker` });
+  await poll(() => page.evaluate(() => /** @type {ProbedWindow} */ (window).__benchReadyAt), {
+    limitMs: READY_LIMIT_MS,
+    what: `"${READY_TEXT}" with the page controlled by the worker`,
+  });
   return { context, page };
 }

@@ -20,7 +20,9 @@ const FLAPPING_SETTLE_MS = 6_000;
 async function timeOnlineReload(browser, site) {
   const { context, page } = await installedPage(browser, site);
   try {
-    await page.evaluate(() => addEventListener('online', () => sessionStorage.setItem('t-online', String(performance.timeOrigin + performance.now()))));
+    await page.evaluate(() =>
+      addEventListener('online', () => sessionStorage.setItem('t-online', String(performance.timeOrigin + performance.now()))),
+    );
     const loads = { count: 0 };
     page.on('load', () => loads.count++);
     await context.setOffline(true);
@@ -90,7 +92,9 @@ async function typeThroughReconnect(browser, site) {
     await poll(() => (loads.count >= 1 ? true : undefined), { limitMs: RELOAD_LIMIT_MS, what: 'the reload after the typing' });
     await note.waitFor({ timeout: RELOAD_LIMIT_MS });
     const kept = (await note.inputValue()).length;
-    const lastKeyToReloadMs = await page.evaluate(() => Number(sessionStorage.getItem('t-unload')) - Number(sessionStorage.getItem('t-last-key')));
+    const lastKeyToReloadMs = await page.evaluate(
+      () => Number(sessionStorage.getItem('t-unload')) - Number(sessionStorage.getItem('t-last-key')),
+    );
     return { keysLost: TYPING_KEYS - kept, lastKeyToReloadMs };
   } finally {
     await context.close();
@@ -118,7 +122,10 @@ export async function measureReconnect(browser, out, runs) {
     return {
       onlineReloadMs: { runs: reload, median: median(reload) },
       flappingReloads: flapping,
-      typing: { keysLost: typing.map((run) => run.keysLost), lastKeyToReloadMs: { runs: lastKeyToReload, median: median(lastKeyToReload) } },
+      typing: {
+        keysLost: typing.map((run) => run.keysLost),
+        lastKeyToReloadMs: { runs: lastKeyToReload, median: median(lastKeyToReload) },
+      },
     };
   } finally {
     await site.close();

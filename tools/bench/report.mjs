@@ -40,7 +40,6 @@ const TARGETS = {
   typingKeysLost: { limit: 0, better: 'lower', text: '0' },
 };
 
-
 /**
  * Number formatting for the table: whole ms with thousands separators, or a dash for nothing.
  * @param {number | undefined} value
@@ -92,11 +91,18 @@ export function tableRows(results, runs) {
    */
   const row = (label, pick, format, target) => {
     const react = get('react', pick);
-    return [label, format(react), format(get('preact', pick)), target?.text ?? '', target ? verdict(target, typeof react === 'number' ? react : undefined) : ''];
+    return [
+      label,
+      format(react),
+      format(get('preact', pick)),
+      target?.text ?? '',
+      target ? verdict(target, typeof react === 'number' ? react : undefined) : '',
+    ];
   };
   const ratio = (/** @type {number | undefined} */ value) => (value === undefined ? '—' : value.toFixed(2));
   const list = (/** @type {number[] | undefined} */ values) => (values === undefined ? '—' : `[${runList(values)}]`);
-  const scores = (/** @type {Record<string, number> | undefined} */ byCategory) => (byCategory ? ['performance', 'accessibility', 'best-practices', 'seo'].map((id) => byCategory[id]).join(' / ') : '—');
+  const scores = (/** @type {Record<string, number> | undefined} */ byCategory) =>
+    byCategory ? ['performance', 'accessibility', 'best-practices', 'seo'].map((id) => byCategory[id]).join(' / ') : '—';
   const lighthouseRan = (/** @type {MeasuredParts} */ parts) => (parts.lighthouse.error ? undefined : parts.lighthouse);
   const lowestScore = (/** @type {MeasuredParts} */ parts) => Math.min(...Object.values(parts.lighthouse.scores));
   return [
@@ -113,18 +119,42 @@ export function tableRows(results, runs) {
     row('offline-ready, slow', (p) => p.load.slow.readyMs.median, formatMs, TARGETS.slowReadyMs),
     row('  every run', (p) => p.load.slow.readyMs.runs, list),
     row('first visit: bytes sent / distinct files, loopback', (p) => p.load.loopback.firstVisitBytes.ratio, ratio, TARGETS.firstVisitRatio),
-    row('  bytes sent (run 1)', (p) => p.load.loopback.firstVisitBytes.visits[0], (v) => (v ? `${v.sentBytes.toLocaleString('en-US')} / ${v.distinctBytes.toLocaleString('en-US')} B` : '—')),
+    row(
+      '  bytes sent (run 1)',
+      (p) => p.load.loopback.firstVisitBytes.visits[0],
+      (v) => (v ? `${v.sentBytes.toLocaleString('en-US')} / ${v.distinctBytes.toLocaleString('en-US')} B` : '—'),
+    ),
     row('first visit: bytes sent / distinct files, slow', (p) => p.load.slow.firstVisitBytes.ratio, ratio),
-    row('  URLs asked more than once (any run)', (p) => [...new Set([...p.load.loopback.firstVisitBytes.repeatedUrls, ...p.load.slow.firstVisitBytes.repeatedUrls])], (urls) => (urls === undefined ? '—' : urls.join(' ') || 'none')),
+    row(
+      '  URLs asked more than once (any run)',
+      (p) => [...new Set([...p.load.loopback.firstVisitBytes.repeatedUrls, ...p.load.slow.firstVisitBytes.repeatedUrls])],
+      (urls) => (urls === undefined ? '—' : urls.join(' ') || 'none'),
+    ),
     row(`online -> reload, median of ${runs}`, (p) => p.reconnect.onlineReloadMs.median, formatMs),
     row('reloads after 8 toggles 100 ms apart', (p) => p.reconnect.flappingReloads, list),
-    row(`typing through a reconnect: most keys lost of ${TYPING_KEYS}`, (p) => Math.max(...p.reconnect.typing.keysLost), (v) => (v === undefined ? '—' : String(v)), TARGETS.typingKeysLost),
+    row(
+      `typing through a reconnect: most keys lost of ${TYPING_KEYS}`,
+      (p) => Math.max(...p.reconnect.typing.keysLost),
+      (v) => (v === undefined ? '—' : String(v)),
+      TARGETS.typingKeysLost,
+    ),
     row('  each run', (p) => p.reconnect.typing.keysLost, list),
     row(`  last key -> reload, median of ${runs}`, (p) => p.reconnect.typing.lastKeyToReloadMs.median, formatMs),
     row('Lighthouse (1 run) perf / a11y / best pr. / SEO', (p) => p.lighthouse.scores, scores),
-    row('  lowest of the four', (p) => lowestScore(p), (v) => (v === undefined ? '—' : String(v)), TARGETS.lighthouseScore),
-    row('Lighthouse FCP / LCP / TBT (mobile, simulated)', lighthouseRan, (l) => (l ? `${formatMs(l.fcpMs)} / ${formatMs(l.lcpMs)} / ${formatMs(l.tbtMs)}` : '—')),
-    row('Lighthouse CLS', (p) => p.lighthouse.cls, (v) => (v === undefined ? '—' : v.toFixed(3))),
+    row(
+      '  lowest of the four',
+      (p) => lowestScore(p),
+      (v) => (v === undefined ? '—' : String(v)),
+      TARGETS.lighthouseScore,
+    ),
+    row('Lighthouse FCP / LCP / TBT (mobile, simulated)', lighthouseRan, (l) =>
+      l ? `${formatMs(l.fcpMs)} / ${formatMs(l.lcpMs)} / ${formatMs(l.tbtMs)}` : '—',
+    ),
+    row(
+      'Lighthouse CLS',
+      (p) => p.lighthouse.cls,
+      (v) => (v === undefined ? '—' : v.toFixed(3)),
+    ),
   ];
 }
 
@@ -136,7 +166,11 @@ export function printTable(allRows) {
   const rows = allRows.filter(([, react, preact]) => ![react, preact].every((cell) => cell === '—' || cell === ''));
   const header = ['', 'React', 'Preact', 'target (React)', ''];
   const widths = header.map((_, column) => Math.max(...[header, ...rows].map((row) => String(row[column]).length)));
-  const line = (/** @type {string[]} */ row) => row.map((cell, column) => (column === 0 ? String(cell).padEnd(widths[column]) : String(cell).padStart(widths[column]))).join('  ').trimEnd();
+  const line = (/** @type {string[]} */ row) =>
+    row
+      .map((cell, column) => (column === 0 ? String(cell).padEnd(widths[column]) : String(cell).padStart(widths[column])))
+      .join('  ')
+      .trimEnd();
   console.log(line(header));
   for (const row of rows) console.log(line(row));
 }
@@ -147,7 +181,13 @@ export function printTable(allRows) {
  */
 export function machine(chromiumVersion) {
   const cpus = os.cpus();
-  return { chromium: chromiumVersion, cores: cpus.length, cpu: cpus[0]?.model.trim() ?? 'unknown', node: process.version, loadAverage: os.loadavg().map((load) => Number(load.toFixed(2))) };
+  return {
+    chromium: chromiumVersion,
+    cores: cpus.length,
+    cpu: cpus[0]?.model.trim() ?? 'unknown',
+    node: process.version,
+    loadAverage: os.loadavg().map((load) => Number(load.toFixed(2))),
+  };
 }
 
 /**

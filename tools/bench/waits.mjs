@@ -50,5 +50,7 @@ export async function poll(check, { limitMs, what, intervalMs = 25 }) {
       lastError = /** @type {Error} */ (error);
     }
   }
-  throw new Error(`bench: ${what} did not happen within ${limitMs} ms${lastError ? ` (last error: ${lastError.message.split('\n')[0]})` : ''}`);
+  throw new Error(
+    `bench: ${what} did not happen within ${limitMs} ms${lastError ? ` (last error: ${lastError.message.split('\n')[0]})` : ''}`,
+  );
 }

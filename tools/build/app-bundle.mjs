@@ -25,28 +25,29 @@ export const frameworkAlias = (preact) => (preact ? PREACT_ALIAS : {});
  * The esbuild options of the page bundle (shared by the real build and the app-only measure).
  * @param {{ root: string, preact: boolean, dev: boolean, identity: Identity }} options
  */
-export const appOptions = ({ root, preact, dev, identity }) => /** @satisfies {import('esbuild').BuildOptions} */ ({
-  absWorkingDir: root,
-  entryPoints: { app: 'src/main.tsx' },
-  // V8's explicit compile hint (Chrome 136+; a plain comment elsewhere): compile every function
-  // of the file on a background thread while it streams in. Without it, each function React
-  // calls on load (its CommonJS module bodies first) is compiled on the main thread at its first
-  // call, in the long task that evaluates the bundle. Lighthouse's total blocking time, 3 runs
-  // each: 36-78 ms without, 0-10 ms with. It must be the file's first line.
-  banner: { js: '//# allFunctionsCalledOnLoad' },
-  bundle: true,
-  format: 'esm',
-  target: 'es2020',
-  minify: !dev,
-  jsx: 'automatic',
-  alias: frameworkAlias(preact),
-  define: pageDefines({ dev, identity }),
-  entryNames: 'assets/[name]-[hash]',
-  assetNames: 'assets/[name]-[hash]',
-  outdir: 'out',
-  metafile: true,
-  plugins: [screensPlugin(root)],
-});
+export const appOptions = ({ root, preact, dev, identity }) =>
+  /** @satisfies {import('esbuild').BuildOptions} */ ({
+    absWorkingDir: root,
+    entryPoints: { app: 'src/main.tsx' },
+    // V8's explicit compile hint (Chrome 136+; a plain comment elsewhere): compile every function
+    // of the file on a background thread while it streams in. Without it, each function React
+    // calls on load (its CommonJS module bodies first) is compiled on the main thread at its first
+    // call, in the long task that evaluates the bundle. Lighthouse's total blocking time, 3 runs
+    // each: 36-78 ms without, 0-10 ms with. It must be the file's first line.
+    banner: { js: '//# allFunctionsCalledOnLoad' },
+    bundle: true,
+    format: 'esm',
+    target: 'es2020',
+    minify: !dev,
+    jsx: 'automatic',
+    alias: frameworkAlias(preact),
+    define: pageDefines({ dev, identity }),
+    entryNames: 'assets/[name]-[hash]',
+    assetNames: 'assets/[name]-[hash]',
+    outdir: 'out',
+    metafile: true,
+    plugins: [screensPlugin(root)],
+  });
 
 // The UI frameworks; everything else in the bundle is "app code", budgeted on its own.
 const FRAMEWORKS = ['react', 'react-dom', 'scheduler', 'preact'];
@@ -65,7 +66,10 @@ export async function buildApp({ root, preact, dev, identity }) {
   // @preserve) into a side file instead of dropping them; licenses.txt carries them.
   const [result, appGzip] = await Promise.all([bundle({ ...options, legalComments: 'external' }), dev ? null : appCodeGzip(options)]);
   const outDir = path.join(root, 'out');
-  const files = result.outputFiles.map((f) => ({ path: path.relative(outDir, f.path).split(path.sep).join('/'), contents: Buffer.from(f.contents) }));
+  const files = result.outputFiles.map((f) => ({
+    path: path.relative(outDir, f.path).split(path.sep).join('/'),
+    contents: Buffer.from(f.contents),
+  }));
   const legal = files.filter((f) => f.path.endsWith('.LEGAL.txt'));
   const assets = files.filter((f) => !legal.includes(f));
   assets.push({ path: 'licenses.txt', contents: Buffer.from(await licenses(root, result.metafile, legal)) });

@@ -18,7 +18,12 @@ export function budgetRows(audit, budgets, preact, appGzip) {
   /** @param {RegExp} pattern */
   const sum = (pattern) => audit.files.filter((f) => pattern.test(f.path)).reduce((total, f) => total + f.gzip, 0);
   // appGzip is null only in dev builds, which have no budgets.
-  const groups = { 'sw.js': sum(/^sw\.js$/), js: sum(/^assets\/.*\.js$/), css: sum(/^assets\/.*\.css$/), app: /** @type {number} */ (appGzip) };
+  const groups = {
+    'sw.js': sum(/^sw\.js$/),
+    js: sum(/^assets\/.*\.js$/),
+    css: sum(/^assets\/.*\.css$/),
+    app: /** @type {number} */ (appGzip),
+  };
   /** @param {string} group */
   const keyOf = (group) => (group === 'js' && preact ? 'js.preact' : group);
   return Object.entries(groups).map(([group, gzip]) => [keyOf(group), gzip, budgets[keyOf(group)]]);

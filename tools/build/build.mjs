@@ -31,7 +31,9 @@ export async function buildOnce(root, opts) {
   const over = overBudget(rows);
   if (over) {
     const [key, gzip, budget] = over;
-    throw new BuildError(`budget exceeded: ${key} is ${gzip} B gzip, budget ${budget} B; if the growth is wanted, raise "budgets"."${key}" in package.json`);
+    throw new BuildError(
+      `budget exceeded: ${key} is ${gzip} B gzip, budget ${budget} B; if the growth is wanted, raise "budgets"."${key}" in package.json`,
+    );
   }
   await writeAtomically(path.resolve(root, opts.out), files);
 }

@@ -35,7 +35,9 @@ export function esbuildReason(err) {
 export async function bundle(options) {
   try {
     // Cast both ways: esbuild's SameShape check (no unknown option) cannot see through a spread of a type parameter.
-    const result = await esbuild.build(/** @type {BuildOptions} */ ({ logLevel: 'silent', write: false, legalComments: 'none', ...options }));
+    const result = await esbuild.build(
+      /** @type {BuildOptions} */ ({ logLevel: 'silent', write: false, legalComments: 'none', ...options }),
+    );
     return /** @type {import('esbuild').BuildResult<Options & { write: false }>} */ (result);
   } catch (err) {
     throw new BuildError(esbuildReason(err));

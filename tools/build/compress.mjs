@@ -54,6 +54,7 @@ const MAIN_THREAD_LIMIT = 64 * 1024;
  * @returns {Promise<[Buffer, Buffer]>}
  */
 export async function compress(contents) {
-  if (contents.length <= MAIN_THREAD_LIMIT) return [zlib.gzipSync(contents, GZIP_OPTIONS), zlib.brotliCompressSync(contents, brotliOptions(contents.length))];
+  if (contents.length <= MAIN_THREAD_LIMIT)
+    return [zlib.gzipSync(contents, GZIP_OPTIONS), zlib.brotliCompressSync(contents, brotliOptions(contents.length))];
   return Promise.all([gzipOnThreadPool(contents, GZIP_OPTIONS), brotliOnThreadPool(contents, brotliOptions(contents.length))]);
 }

@@ -6,7 +6,8 @@ import { sri } from '../sri.mjs';
 const ROOT = '<div id="root"></div>';
 
 /** @param {string} s */
-const escapeHtml = (s) => s.replace(/[&<>"]/g, (c) => /** @type {Record<string, string>} */ ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]);
+const escapeHtml = (s) =>
+  s.replace(/[&<>"]/g, (c) => /** @type {Record<string, string>} */ ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]);
 
 /**
  * Renders one route's HTML from the template: `%TITLE%` (the route's), `%APP_TITLE%` (the app's),

@@ -24,11 +24,19 @@ export async function licenses(root, metafile, legal) {
     const dir = dirs.get(name);
     const pkg = JSON.parse(await fs.readFile(path.join(dir, 'package.json'), 'utf8'));
     const file = (await fs.readdir(dir)).sort().find((f) => /^(licen[cs]e|copying)(\.|$)/i.test(f));
-    const text = file ? (await fs.readFile(path.join(dir, file), 'utf8')).trim() : `(no licence file; package.json says ${pkg.license ?? 'nothing'})`;
+    const text = file
+      ? (await fs.readFile(path.join(dir, file), 'utf8')).trim()
+      : `(no licence file; package.json says ${pkg.license ?? 'nothing'})`;
     byText.set(text, [...(byText.get(text) ?? []), `== ${name} ${pkg.version} (${pkg.license ?? 'unknown'}) ==`]);
   }
   const parts = ['Third-party code bundled into this app, and its licences.\n'];
   for (const [text, heads] of byText) parts.push(`${heads.join('\n')}\n\n${text}\n`);
-  for (const f of legal) parts.push(`== Legal comments in ${f.path.replace(/\.LEGAL\.txt$/, '')} ==\n\n${f.contents.toString('utf8').replace(/^Bundled license information:\n\n/, '').trim()}\n`);
+  for (const f of legal)
+    parts.push(
+      `== Legal comments in ${f.path.replace(/\.LEGAL\.txt$/, '')} ==\n\n${f.contents
+        .toString('utf8')
+        .replace(/^Bundled license information:\n\n/, '')
+        .trim()}\n`,
+    );
   return parts.join('\n');
 }

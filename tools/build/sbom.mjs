@@ -12,7 +12,8 @@ import { packageOfInput } from './packages.mjs';
 export const SBOM_FILE = 'sbom.cdx.json';
 
 /** How each component's hash is made, stated in the SBOM itself so an auditor can redo it. */
-const HASH_RECIPE = 'SHA-384 of the files listed in offline-shell:bundled-files (paths relative to the package), concatenated in that order';
+const HASH_RECIPE =
+  'SHA-384 of the files listed in offline-shell:bundled-files (paths relative to the package), concatenated in that order';
 
 /**
  * The third-party packages whose code is in the page's JS, from esbuild's metafile: inputs that

@@ -63,12 +63,24 @@ export async function buildSite(root, opts) {
   // Stylesheets first so the first paint is styled; module scripts are deferred anyway.
   const pageAssets = [...assets.filter((a) => a.path.endsWith('.css')), ...assets.filter((a) => a.path.endsWith('.js'))];
   for (const route of screens) {
-    const html = renderHtml(template, { title: route.title, appTitle: identity.__APP_TITLE__, base: opts.base, assets: pageAssets, body: bodies.get(route.path) });
+    const html = renderHtml(template, {
+      title: route.title,
+      appTitle: identity.__APP_TITLE__,
+      base: opts.base,
+      assets: pageAssets,
+      body: bodies.get(route.path),
+    });
     site.add(htmlFileOf(route.path), Buffer.from(html));
   }
 
   const hashes = [...site.files].map(([file, contents]) => ({ path: file, sha384: sri(contents) }));
-  const { worker, manifest, version } = await buildServiceWorker({ root, entries: hashes, appDefines: identity, networkOnly, killSwitch: opts.killSwitch });
+  const { worker, manifest, version } = await buildServiceWorker({
+    root,
+    entries: hashes,
+    appDefines: identity,
+    networkOnly,
+    killSwitch: opts.killSwitch,
+  });
   site.add('precache.json', manifest);
   site.add('sw.js', worker);
   // The host's own configuration (Netlify, Cloudflare Pages): after every file it names, outside the precache.

@@ -19,6 +19,7 @@ export function webManifest(templateText, appTitle, base = '/') {
   /** @param {unknown} value */
   const based = (value) => (typeof value === 'string' && value.startsWith('/') ? base + value.slice(1) : value);
   for (const key of ['id', 'start_url', 'scope']) if (key in manifest) manifest[key] = based(manifest[key]);
-  if (Array.isArray(manifest.icons)) manifest.icons = manifest.icons.map((/** @type {{ src?: unknown }} */ icon) => ({ ...icon, src: based(icon.src) }));
+  if (Array.isArray(manifest.icons))
+    manifest.icons = manifest.icons.map((/** @type {{ src?: unknown }} */ icon) => ({ ...icon, src: based(icon.src) }));
   return JSON.stringify({ name: appTitle, short_name: appTitle, ...manifest }, null, 2) + '\n';
 }

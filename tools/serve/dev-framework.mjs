@@ -33,7 +33,11 @@ export async function buildFramework(options) {
   try {
     result = await esbuild.build({
       ...options,
-      stdin: { contents: `globalThis.${FRAMEWORK_GLOBAL} = { ${modules.join(', ')} };`, resolveDir: options.absWorkingDir, sourcefile: 'framework.js' },
+      stdin: {
+        contents: `globalThis.${FRAMEWORK_GLOBAL} = { ${modules.join(', ')} };`,
+        resolveDir: options.absWorkingDir,
+        sourcefile: 'framework.js',
+      },
       entryNames: undefined,
       outfile: 'out/assets/framework.js',
       outdir: undefined,

@@ -45,13 +45,30 @@ export async function startDev({ root, preact, out }) {
   });
   const framework = await buildFramework({ ...options, alias: frameworkAlias(preact) });
   const shims = frameworkShims();
-  const context = await esbuild.context({ ...options, entryPoints: { app: 'src/main.tsx' }, jsx: 'automatic', alias: shims.alias, plugins: [screensPlugin(root)] });
+  const context = await esbuild.context({
+    ...options,
+    entryPoints: { app: 'src/main.tsx' },
+    jsx: 'automatic',
+    alias: shims.alias,
+    plugins: [screensPlugin(root)],
+  });
   const reloads = liveReload();
   let site = await buildDevSite(root, context, out, framework);
   // Served from memory: the reload right after a rebuild waits for no disk access.
-  const server = await listen({ root: out, files: () => site, host: process.env.HOST || '127.0.0.1', port: Number(process.env.PORT || 8080), intercept: reloads.intercept });
-  console.log(`serving ${path.relative(root, out) || '.'}/ on ${server.url} (dev: rebuilds on save and reloads the page; no service worker)`);
-  const typechecker = spawn(process.execPath, [path.join(root, 'tools/typecheck.mjs'), '--watch', 'app', 'sw'], { cwd: root, stdio: 'inherit' });
+  const server = await listen({
+    root: out,
+    files: () => site,
+    host: process.env.HOST || '127.0.0.1',
+    port: Number(process.env.PORT || 8080),
+    intercept: reloads.intercept,
+  });
+  console.log(
+    `serving ${path.relative(root, out) || '.'}/ on ${server.url} (dev: rebuilds on save and reloads the page; no service worker)`,
+  );
+  const typechecker = spawn(process.execPath, [path.join(root, 'tools/typecheck.mjs'), '--watch', 'app', 'sw'], {
+    cwd: root,
+    stdio: 'inherit',
+  });
   lowerPriority(typechecker.pid);
 
   const changed = rebuildOnChange(
@@ -69,7 +86,9 @@ export async function startDev({ root, preact, out }) {
       console.log(`rebuilt in ${milliseconds} ms`);
     },
   );
-  const watchers = ['src', 'static', 'sw.ts', 'package.json'].map((entry) => watch(path.join(root, entry), { recursive: !entry.includes('.') }, changed));
+  const watchers = ['src', 'static', 'sw.ts', 'package.json'].map((entry) =>
+    watch(path.join(root, entry), { recursive: !entry.includes('.') }, changed),
+  );
   const stop = async () => {
     for (const watcher of watchers) watcher.close();
     typechecker.kill();
@@ -102,14 +121,24 @@ async function buildDevSite(root, context, out, framework, previous) {
     throw new BuildError(frameworkImportReason(error) ?? esbuildReason(error));
   }
   const outDir = path.join(root, 'out');
-  const assets = result.outputFiles.map((file) => ({ path: path.relative(outDir, file.path).split(path.sep).join('/'), contents: Buffer.from(file.contents) }));
+  const assets = result.outputFiles.map((file) => ({
+    path: path.relative(outDir, file.path).split(path.sep).join('/'),
+    contents: Buffer.from(file.contents),
+  }));
   const files = await staticFiles(root, project.manifestTemplate, project.identity);
   for (const asset of [...framework, ...assets]) files.set(asset.path, asset.contents);
   // Module scripts run in document order: the framework has filled FRAMEWORK_GLOBAL before app.js runs.
   const pageAssets = [...assets.filter((a) => a.path.endsWith('.css')), ...framework, ...assets.filter((a) => a.path.endsWith('.js'))];
   for (const route of project.screens) {
     // No integrity attributes in dev: the files change on every save.
-    const html = renderHtml(project.template, { title: route.title, appTitle: project.identity.__APP_TITLE__, base: project.identity.__BASE__, assets: pageAssets, body: '', integrity: false });
+    const html = renderHtml(project.template, {
+      title: route.title,
+      appTitle: project.identity.__APP_TITLE__,
+      base: project.identity.__BASE__,
+      assets: pageAssets,
+      body: '',
+      integrity: false,
+    });
     files.set(htmlFileOf(route.path), Buffer.from(html));
   }
   // The reconnect probe asks HEAD /sw.js; in dev it is a file that registers nothing.
@@ -139,4 +168,3 @@ function lowerPriority(pid) {
     // Not permitted (some containers): the type checker still runs, at the default priority.
   }
 }
-

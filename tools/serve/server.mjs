@@ -130,7 +130,11 @@ function directorySource(directory) {
    * @param {import('node:fs').Stats} stat
    * @returns {Body}
    */
-  const body = (file, stat) => ({ size: stat.size, tag: `${stat.size}-${stat.mtimeMs}-${file}`, open: (options) => createReadStream(file, options) });
+  const body = (file, stat) => ({
+    size: stat.size,
+    tag: `${stat.size}-${stat.mtimeMs}-${file}`,
+    open: (options) => createReadStream(file, options),
+  });
   return {
     async find(rel) {
       const base = directory();
@@ -142,7 +146,10 @@ function directorySource(directory) {
       if (!stat.isFile()) return null;
       /** @type {Partial<Record<'br' | 'gzip', Body>>} */
       const encoded = {};
-      for (const [encoding, suffix] of /** @type {const} */ ([['br', '.br'], ['gzip', '.gz']])) {
+      for (const [encoding, suffix] of /** @type {const} */ ([
+        ['br', '.br'],
+        ['gzip', '.gz'],
+      ])) {
         const copy = await fs.stat(real + suffix).catch(() => null);
         if (copy?.isFile()) encoded[encoding] = body(real + suffix, copy);
       }
@@ -171,7 +178,12 @@ function memorySource(files) {
       const key = rel.replace(/^\.?\/+/, '').replace(/\/$/, '');
       const current = files();
       const contents = current.get(key);
-      if (contents) return { name: key, body: { size: contents.length, tag: tagOf(contents), contents, open: () => Readable.from([contents]) }, encoded: {} };
+      if (contents)
+        return {
+          name: key,
+          body: { size: contents.length, tag: tagOf(contents), contents, open: () => Readable.from([contents]) },
+          encoded: {},
+        };
       const isFolder = key === '' || [...current.keys()].some((file) => file.startsWith(key + '/'));
       return isFolder ? { directory: true } : null;
     },
@@ -315,12 +327,19 @@ export function listen({ root, files, host = '127.0.0.1', port = 8080, intercept
   const preview = createPreviewServer({ root, files, intercept, pace });
   return new Promise((resolve, reject) => {
     preview.server.once('error', (/** @type {NodeJS.ErrnoException} */ err) =>
-      reject(err.code === 'EADDRINUSE' ? Object.assign(new Error(`port ${port} on ${host} is in use (set PORT to another)`), { code: err.code }) : err),
+      reject(
+        err.code === 'EADDRINUSE'
+          ? Object.assign(new Error(`port ${port} on ${host} is in use (set PORT to another)`), { code: err.code })
+          : err,
+      ),
     );
     preview.server.listen(port, host, () => {
       // Listening on a TCP port: the address is an AddressInfo, never a pipe's name.
       const { port: actual } = /** @type {import('node:net').AddressInfo} */ (preview.server.address());
-      resolve({ ...preview, url: `http://${host}:${actual}/`, close: () =>
+      resolve({
+        ...preview,
+        url: `http://${host}:${actual}/`,
+        close: () =>
           new Promise((r) => {
             preview.server.close(() => r());
             // close() waits for open keep-alive sockets, which a browser may hold indefinitely.

@@ -37,7 +37,12 @@ export default function Notes() {
         {list.map((note, index) => (
           <li key={note.id}>
             <label htmlFor={'note-' + note.id}>Note {index + 1}</label>
-            <textarea id={'note-' + note.id} ref={focusIfNew} value={note.text} onChange={(event) => editNote(note.id, event.currentTarget.value)} />
+            <textarea
+              id={'note-' + note.id}
+              ref={focusIfNew}
+              value={note.text}
+              onChange={(event) => editNote(note.id, event.currentTarget.value)}
+            />
             <button
               type="button"
               aria-label={`Delete note ${index + 1}`}
@@ -53,9 +58,13 @@ export default function Notes() {
           </li>
         ))}
       </ul>
-      <button id="add-note" type="button" onClick={() => {
+      <button
+        id="add-note"
+        type="button"
+        onClick={() => {
           editorToFocus = 'note-' + addNote();
-        }}>
+        }}
+      >
         Add note
       </button>
       <Backup />

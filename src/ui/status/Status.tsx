@@ -44,7 +44,9 @@ export function Status() {
         ]}
       />
       <p>
-        <button type="button" onClick={checkForUpdate}>Check for update</button>
+        <button type="button" onClick={checkForUpdate}>
+          Check for update
+        </button>
       </p>
       <h2>Precache check</h2>
       <PrecacheCheck workerState={worker.state} repair={worker.repair} online={online} />
@@ -86,6 +88,7 @@ function ConnectivityLog() {
   return (
     <ol className="log">
       {[...log].reverse().map((entry, index) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: entries have no id (two can share time and kind) and a line holds no state
         <li key={index}>
           {formatTime(entry.at)} {LOG_LABELS[entry.kind] ?? entry.kind}
           {entry.detail && `: ${entry.detail}`}
@@ -96,7 +99,11 @@ function ConnectivityLog() {
 }
 
 /** Where the precache check stands: checking, nothing cached, failed (why), or its verdict. */
-type CheckState = { status: 'checking' } | { status: 'empty' } | { status: 'failed'; message: string } | { status: 'done'; verdict: PrecacheVerdict };
+type CheckState =
+  | { status: 'checking' }
+  | { status: 'empty' }
+  | { status: 'failed'; message: string }
+  | { status: 'done'; verdict: PrecacheVerdict };
 
 /**
  * Every file of the build in the cache, its bytes hashed in the page, and what the worker says of
@@ -105,6 +112,8 @@ type CheckState = { status: 'checking' } | { status: 'empty' } | { status: 'fail
 function PrecacheCheck({ workerState, repair, online }: { workerState: string; repair: RepairReport | null; online: boolean }) {
   const audit = useAudit();
   const [check, setCheck] = useState<CheckState>({ status: 'checking' });
+  // biome-ignore lint/correctness/useExhaustiveDependencies(workerState): not read, a trigger: a new worker state can mean a new cache to check
+  // biome-ignore lint/correctness/useExhaustiveDependencies(repair): not read, a trigger: a repair report can mean files were put back
   useEffect(() => {
     if (audit.status !== 'loaded') return;
     // Checks can overlap when reports come quickly: only the latest one may show its verdict.
@@ -147,7 +156,10 @@ function precacheCheckContent(check: CheckState): ReactNode {
 }
 
 /** What the page knows of the device's storage: nothing yet, not reported, or an estimate. */
-type StorageReport = { status: 'unknown' } | { status: 'unsupported' } | { status: 'known'; usage: number; quota: number; persisted: boolean };
+type StorageReport =
+  | { status: 'unknown' }
+  | { status: 'unsupported' }
+  | { status: 'known'; usage: number; quota: number; persisted: boolean };
 
 /** Used and quota, and whether the browser keeps our data under storage pressure. */
 function StorageFacts() {
@@ -155,6 +167,7 @@ function StorageFacts() {
   const asked = useStore(persistence);
   // Read in an effect, never while rendering: the prerendered HTML (no navigator at build time)
   // and the first render in the page must be the same neutral rows. Read again after each ask.
+  // biome-ignore lint/correctness/useExhaustiveDependencies(asked): not read, a trigger: an answer to the ask can change what the browser reports
   useEffect(() => {
     const storage = navigator.storage;
     if (!storage) {
@@ -177,7 +190,9 @@ function StorageFacts() {
       />
       {known && !known.persisted && (
         <p>
-          <button type="button" onClick={() => askToPersist().catch(() => {})}>Keep data on this device</button>
+          <button type="button" onClick={() => askToPersist().catch(() => {})}>
+            Keep data on this device
+          </button>
         </p>
       )}
       <p>Whatever the browser decides, a backup file (on the Notes screen) is what keeps your notes safe.</p>

@@ -2,7 +2,7 @@
 // connectivity log, the caches, and what the browser reports about the page (console, CSP, axe).
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { listScreens } from '../../../tools/screens.mjs';
 import { APP_NAME } from './site';
 import { sleep, until, WAIT } from './wait';
@@ -15,7 +15,11 @@ export interface ScreenVisit {
 }
 
 /** The routes of src/ui/screens/ (tools/screens.mjs), in navigation order: the screens the built sites have. */
-export const ROUTES: ScreenVisit[] = listScreens(process.cwd()).map((screen) => ({ name: screen.name, path: screen.path, h1: screen.title }));
+export const ROUTES: ScreenVisit[] = listScreens(process.cwd()).map((screen) => ({
+  name: screen.name,
+  path: screen.path,
+  h1: screen.title,
+}));
 
 /** A path that is no route: the not-found screen. */
 export const NOT_FOUND: ScreenVisit = { name: 'not-found', path: '/no-such-page', h1: 'Not found' };
@@ -59,7 +63,11 @@ export async function openNotes(page: Page, url: string): Promise<void> {
 /** Stores `texts` as the device's notes (ids n1, n2, …), as the app saves them; the page shows them once loaded again. */
 export const seedNotes = (page: Page, texts: string[]): Promise<void> =>
   page.evaluate(
-    ([key, list]) => localStorage.setItem(key, JSON.stringify({ v: 1, notes: list.map((text, index) => ({ id: `n${index + 1}`, text, at: 1 })), gone: {} })),
+    ([key, list]) =>
+      localStorage.setItem(
+        key,
+        JSON.stringify({ v: 1, notes: list.map((text, index) => ({ id: `n${index + 1}`, text, at: 1 })), gone: {} }),
+      ),
     [`${APP_NAME}:notes`, texts] as const,
   );
 
@@ -76,7 +84,12 @@ export const caretOf = (page: Page): Promise<{ id: string; start: number | null;
  * no field is focused for it), for as long as `more(count)` says so, `count` being the keys
  * pressed so far; resolves to the text typed. The interval paces the typing; it proves nothing.
  */
-export async function typeSteadily(page: Page, intervalMs: number, more: (count: number) => boolean | Promise<boolean>, key = 'k'): Promise<string> {
+export async function typeSteadily(
+  page: Page,
+  intervalMs: number,
+  more: (count: number) => boolean | Promise<boolean>,
+  key = 'k',
+): Promise<string> {
   let typed = '';
   while (await more(typed.length)) {
     await page.keyboard.type(key);
@@ -117,7 +130,8 @@ export const fillLocalStorage = (page: Page): Promise<number> =>
  * of due time (HTML: a timer waits for those set before it with an equal or shorter delay), so
  * every timer the app had already set with a delay up to `ms` (a debounced save) has run by then.
  */
-export const pageTimersDone = (page: Page, ms: number): Promise<void> => page.evaluate((delay) => new Promise<void>((resolve) => setTimeout(resolve, delay)), ms);
+export const pageTimersDone = (page: Page, ms: number): Promise<void> =>
+  page.evaluate((delay) => new Promise<void>((resolve) => setTimeout(resolve, delay)), ms);
 
 /** Counts the page's loads from now on: each reload of the document is one. */
 export function countLoads(page: Page): { readonly n: number } {
@@ -156,7 +170,10 @@ export const cacheNames = (page: Page): Promise<string[]> => page.evaluate(() =>
 
 /** The URL paths stored in one cache, sorted. */
 export const cachedPaths = (page: Page, name: string): Promise<string[]> =>
-  page.evaluate(async (cacheName) => (await (await caches.open(cacheName)).keys()).map((request) => new URL(request.url).pathname).sort(), name);
+  page.evaluate(
+    async (cacheName) => (await (await caches.open(cacheName)).keys()).map((request) => new URL(request.url).pathname).sort(),
+    name,
+  );
 
 /** The variant the page runs: 'v2' for the `v2` test site, '' for this checkout. */
 export const variant = (page: Page): Promise<string> => page.evaluate(() => document.documentElement.dataset.variant ?? '');
@@ -167,7 +184,8 @@ export const variant = (page: Page): Promise<string> => page.evaluate(() => docu
  * and the browser then logs the failure in the page's console (seen once in a full run, reconnect
  * test, Preact build, page not yet controlled by the worker). The app never requests it.
  */
-const isFaviconCutOff = (text: string, url: string): boolean => text.includes('net::ERR_INTERNET_DISCONNECTED') && /^[^?#]*\/icons\/icon-192\.png$/.test(url);
+const isFaviconCutOff = (text: string, url: string): boolean =>
+  text.includes('net::ERR_INTERNET_DISCONNECTED') && /^[^?#]*\/icons\/icon-192\.png$/.test(url);
 
 /**
  * Collects the page's console errors and warnings and its uncaught errors. Left out: Playwright's
@@ -198,18 +216,28 @@ export async function axeViolations(page: Page): Promise<string[]> {
   axeSource ??= readFileSync(path.join(process.cwd(), 'node_modules/axe-core/axe.min.js'), 'utf8');
   if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(axeSource);
   // axe is the global the evaluated source defines; typed loosely on purpose (no @types in the page).
-  const result = await page.evaluate(() => (window as unknown as { axe: { run(): Promise<{ violations: { id: string; help: string; nodes: { target: string[] }[] }[] }> } }).axe.run());
-  return result.violations.map((violation) => `${violation.id}: ${violation.help} (${violation.nodes.map((node) => node.target.join(' ')).join(', ')})`);
+  const result = await page.evaluate(() =>
+    (
+      window as unknown as { axe: { run(): Promise<{ violations: { id: string; help: string; nodes: { target: string[] }[] }[] }> } }
+    ).axe.run(),
+  );
+  return result.violations.map(
+    (violation) => `${violation.id}: ${violation.help} (${violation.nodes.map((node) => node.target.join(' ')).join(', ')})`,
+  );
 }
+
+/** The text of `locator` as a user sees it: rendered, without what CSS hides, lines as laid out. */
+// biome-ignore lint/performance/useDomNodeTextContent: a test asserts the text a user sees, and textContent includes hidden text
+export const shownText = (locator: Locator): Promise<string> => locator.innerText();
 
 /** Records every `securitypolicyviolation` of every page of the context, from before any script runs. */
 export async function recordCsp(context: BrowserContext): Promise<void> {
   await context.addInitScript(() => {
-    const seen: string[] = ((window as unknown as { __csp: string[] }).__csp = []);
+    const seen: string[] = [];
+    (window as unknown as { __csp: string[] }).__csp = seen;
     document.addEventListener('securitypolicyviolation', (e) => seen.push(`${e.violatedDirective} blocked ${e.blockedURI || 'inline'}`));
   });
 }
 
 /** The CSP violations recorded in the page so far. */
 export const cspViolations = (page: Page): Promise<string[]> => page.evaluate(() => (window as unknown as { __csp: string[] }).__csp);
-

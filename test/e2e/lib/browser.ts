@@ -24,7 +24,9 @@ export function freshContext(browser: Browser, options: BrowserContextOptions = 
  * finds a site installable there, and its Preferences can block site data. `prepare` may write
  * into the profile folder before launch.
  */
-export async function launchWithProfile(prepare: (profile: string) => void = () => {}): Promise<{ context: BrowserContext; close(): Promise<void> }> {
+export async function launchWithProfile(
+  prepare: (profile: string) => void = () => {},
+): Promise<{ context: BrowserContext; close(): Promise<void> }> {
   const profile = mkdtempSync(path.join(os.tmpdir(), 'chromium-profile-'));
   prepare(profile);
   const context = await chromium.launchPersistentContext(profile, { executablePath: chromePath(), headless: true, args: CHROME_ARGS });
@@ -58,16 +60,20 @@ export async function launchWithTabs(): Promise<{ browser: Browser; close(): Pro
   const profile = mkdtempSync(path.join(os.tmpdir(), 'chromium-tabs-'));
   // Port 0: Chromium picks a free one and writes it to DevToolsActivePort. Detached: its own
   // process group, so close() ends the renderers and helpers with it.
-  const child = spawn(chromePath(), ['--headless', ...CHROME_ARGS, '--remote-debugging-port=0', `--user-data-dir=${profile}`, 'about:blank'], { stdio: 'ignore', detached: true });
+  const child = spawn(
+    chromePath(),
+    ['--headless', ...CHROME_ARGS, '--remote-debugging-port=0', `--user-data-dir=${profile}`, 'about:blank'],
+    { stdio: 'ignore', detached: true },
+  );
   const port = await until('Chromium to listen for CDP', () => devToolsPort(profile));
   const browser = await chromium.connectOverCDP(`http://127.0.0.1:${port}`, { noDefaults: true });
   return {
     browser,
     async close() {
       await browser.close().catch(() => {});
-      if (child.exitCode === null) {
+      if (child.exitCode === null && child.pid !== undefined) {
         const exited = new Promise((resolve) => child.once('exit', resolve));
-        process.kill(-child.pid!, 'SIGTERM');
+        process.kill(-child.pid, 'SIGTERM');
         await exited;
       }
       rmSync(profile, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });

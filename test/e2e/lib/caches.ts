@@ -35,7 +35,8 @@ async function sriInPage([prefix, urls]: CacheQuery): Promise<(string | null)[]>
 }
 
 /** The SRI hash (SHA-384) of each path's bytes in the app's caches, computed in the page; null for a path not cached. */
-export const cachedSri = (page: RunsInPage, paths: string[]): Promise<(string | null)[]> => page.evaluate(sriInPage, [`${APP_NAME}-`, paths] as CacheQuery);
+export const cachedSri = (page: RunsInPage, paths: string[]): Promise<(string | null)[]> =>
+  page.evaluate(sriInPage, [`${APP_NAME}-`, paths] as CacheQuery);
 
 /**
  * In the page: asks the worker that controls it for a check of its cache, and resolves when

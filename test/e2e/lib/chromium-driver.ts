@@ -5,7 +5,6 @@ import { CHROME_ARGS } from '../../../tools/chromium.mjs';
 import { engineExecutables, missingEngine } from '../../../tools/engines.mjs';
 import { clickableXPath, labelledXPath, type Engine, type Profile, type Tab } from './driver';
 
-
 /** Launches Debian's Chromium headless (CHROME_PATH overrides); throws one line when it is not installed. */
 export async function launchChromium(): Promise<Engine> {
   const missing = missingEngine('chromium');
@@ -49,15 +48,20 @@ function chromiumTab(page: Page): Tab {
     },
     // Playwright types evaluate() with its own handle-unboxing argument types; ours are plain JSON values.
     evaluate: <T, A>(fn: (arg: A) => T | Promise<T>, arg?: A) => page.evaluate(fn as (arg: unknown) => T | Promise<T>, arg),
+    // biome-ignore lint/performance/useDomNodeTextContent: the scenarios assert the text a user sees, and textContent includes hidden text
     text: () => page.evaluate(() => document.body.innerText),
     click: (text) => page.locator(`xpath=${clickableXPath(text)}`).click({ timeout: 10_000 }),
     async type(label, text) {
       const field = page.locator(`xpath=${labelledXPath(label)}`);
       // The caret goes to the end, as for a user who clicks after the text, then real key presses.
-      await field.evaluate((el: HTMLTextAreaElement | HTMLInputElement) => {
-        el.focus();
-        el.setSelectionRange(el.value.length, el.value.length);
-      }, undefined, { timeout: 10_000 });
+      await field.evaluate(
+        (el: HTMLTextAreaElement | HTMLInputElement) => {
+          el.focus();
+          el.setSelectionRange(el.value.length, el.value.length);
+        },
+        undefined,
+        { timeout: 10_000 },
+      );
       await page.keyboard.type(text);
     },
     press: (text) => page.keyboard.type(text),

@@ -10,7 +10,11 @@ export async function launchFirefox(): Promise<Engine> {
   const missing = missingEngine('firefox');
   if (missing) throw new Error(missing);
   // No prefs needed: 127.0.0.1 is a secure origin and service workers are on by default.
-  const browser: Browser = await puppeteer.launch({ browser: 'firefox', executablePath: engineExecutables('firefox')[0].path, headless: true });
+  const browser: Browser = await puppeteer.launch({
+    browser: 'firefox',
+    executablePath: engineExecutables('firefox')[0].path,
+    headless: true,
+  });
   return {
     name: 'firefox',
     version: (await browser.version()).replace('/', ' '),
@@ -67,6 +71,7 @@ function firefoxTab(page: Page): Tab {
     },
     // Puppeteer types evaluate() with its own handle-unwrapping argument types; ours are plain JSON values.
     evaluate: <T, A>(fn: (arg: A) => T | Promise<T>, arg?: A) => page.evaluate(fn as (arg: unknown) => T | Promise<T>, arg) as Promise<T>,
+    // biome-ignore lint/performance/useDomNodeTextContent: the scenarios assert the text a user sees, and textContent includes hidden text
     text: () => page.evaluate(() => document.body.innerText),
     async click(text) {
       // A real click (BiDi input actions at the element's centre), not element.click().

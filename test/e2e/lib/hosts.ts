@@ -92,11 +92,13 @@ async function startPreview(dir: string, intercept?: Intercept): Promise<Host> {
  * response) is appended to `log`.
  */
 function spawnPython(root: string, port: number, log: Host['log']): Promise<{ child: ChildProcess; port: number }> {
-  const child = spawn('python3', ['-u', '-m', 'http.server', '--bind', '127.0.0.1', String(port), '--directory', root], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn('python3', ['-u', '-m', 'http.server', '--bind', '127.0.0.1', String(port), '--directory', root], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let partial = '';
-  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => {
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
     const lines = (partial + chunk).split('\n');
-    partial = lines.pop()!;
+    partial = lines.pop() ?? '';
     for (const line of lines) {
       const request = /"([A-Z]+) (\S+) HTTP\/[\d.]+" \d+/.exec(line);
       if (request) log.push({ method: request[1], url: request[2] });
@@ -107,7 +109,7 @@ function spawnPython(root: string, port: number, log: Host['log']): Promise<{ ch
     const failed = (code: number | null) => reject(new Error(`python3 -m http.server exited (${code}) before listening: ${printed}`));
     child.once('exit', failed);
     // It prints `Serving HTTP on 127.0.0.1 port N ...` once bound; connections before it serves are queued.
-    child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
       printed += chunk;
       const serving = /Serving HTTP on \S+ port (\d+)/.exec(printed);
       if (!serving) return;
@@ -159,7 +161,8 @@ const NGINX_TEMP_FOLDERS = ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'];
 export function nginxConfig(prefix: string, root: string, port: number, editServerBlock = (serverBlock: string) => serverBlock): string {
   const shipped = editServerBlock(readFileSync(path.join(process.cwd(), 'deploy/nginx.conf'), 'utf8'));
   const server = shipped.replace(/^(\s*)listen [^;]+;/m, `$1listen 127.0.0.1:${port};`).replace(/^(\s*)root [^;]+;/m, `$1root ${root};`);
-  if (!server.includes(`listen 127.0.0.1:${port};`) || !server.includes(`root ${root};`)) throw new Error('deploy/nginx.conf has no `listen` or no `root` line to fill in');
+  if (!server.includes(`listen 127.0.0.1:${port};`) || !server.includes(`root ${root};`))
+    throw new Error('deploy/nginx.conf has no `listen` or no `root` line to fill in');
   const temps = NGINX_TEMP_FOLDERS.map((name) => `  ${name}_temp_path ${path.join(prefix, name)};`);
   return [
     'daemon off;',
@@ -194,10 +197,15 @@ async function spawnNginx(prefix: string, port: number): Promise<ChildProcess> {
   if (!existsSync(NGINX)) throw new Error(`nginx not found at ${NGINX}; install it with \`apt-get install -y nginx\` or set NGINX_PATH`);
   // -e: the error log from the very start (before the configuration is read, nginx opens its
   // compiled-in /var/log/nginx/error.log, which a test must not need).
-  const child = spawn(NGINX, ['-p', prefix, '-c', path.join(prefix, 'nginx.conf'), '-e', path.join(prefix, 'error.log')], { stdio: 'ignore' });
+  const child = spawn(NGINX, ['-p', prefix, '-c', path.join(prefix, 'nginx.conf'), '-e', path.join(prefix, 'error.log')], {
+    stdio: 'ignore',
+  });
   const exited = () => child.exitCode !== null || child.signalCode !== null;
   await until(`nginx to listen on port ${port}`, async () => exited() || (await accepting(port)), 5000);
-  if (exited()) throw new Error(`nginx exited (${child.exitCode ?? child.signalCode}): ${readFileSync(path.join(prefix, 'error.log'), 'utf8').trim().split('\n').pop()}`);
+  if (exited())
+    throw new Error(
+      `nginx exited (${child.exitCode ?? child.signalCode}): ${readFileSync(path.join(prefix, 'error.log'), 'utf8').trim().split('\n').pop()}`,
+    );
   return child;
 }
 

@@ -11,7 +11,8 @@ import { clickableXPath, labelledXPath, type Engine, type Profile, type Tab } fr
 import { freePort, stopProcess } from './processes';
 import { until } from './wait';
 
-const HOW_TO_RUN = 'the WebKit tests run inside the network namespace and Xvfb that tools/engines.mjs sets up: node tools/engines.mjs webkit react';
+const HOW_TO_RUN =
+  'the WebKit tests run inside the network namespace and Xvfb that tools/engines.mjs sets up: node tools/engines.mjs webkit react';
 
 /**
  * Starts WebKitWebDriver (WEBKIT_DRIVER_PATH overrides) for MiniBrowser (MINIBROWSER_PATH
@@ -48,7 +49,9 @@ export async function launchWebKit(): Promise<Engine> {
         session = await newSession();
       } catch (error) {
         // MiniBrowser's own complaints (a display it cannot open) go to the driver's stderr.
-        throw new Error(`${(error as Error).message}; WebKitWebDriver said: ${driver.errors().trim().split('\n').slice(-3).join(' | ') || 'nothing'}`);
+        throw new Error(
+          `${(error as Error).message}; WebKitWebDriver said: ${driver.errors().trim().split('\n').slice(-3).join(' | ') || 'nothing'}`,
+        );
       }
       boundCommands(session);
       sessions.add(session);
@@ -74,12 +77,17 @@ async function startDriver(webDriverPath: string): Promise<Driver> {
   const port = await freePort();
   const child = spawn(webDriverPath, [`--port=${port}`], { stdio: ['ignore', 'ignore', 'pipe'] });
   let errors = '';
-  child.stderr!.on('data', (d) => (errors += d));
+  child.stderr.on('data', (data) => {
+    errors += data;
+  });
   const server = `http://127.0.0.1:${port}`;
   try {
     await until('WebKitWebDriver to answer', async () => {
       if (child.exitCode !== null) throw new Error(`WebKitWebDriver exited (${child.exitCode}):\n${errors}`);
-      return fetch(`${server}/status`).then((r) => r.ok, () => false);
+      return fetch(`${server}/status`).then(
+        (r) => r.ok,
+        () => false,
+      );
     });
   } catch (error) {
     await stopProcess(child);

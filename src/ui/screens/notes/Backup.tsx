@@ -39,7 +39,9 @@ export function Backup() {
     const input = event.currentTarget;
     const file = input.files?.[0];
     if (!file) return;
-    setMessage(await restoreFrom(file).catch((error: Error) => `Not restored: the file could not be read (${error.message}). Nothing was changed.`));
+    setMessage(
+      await restoreFrom(file).catch((error: Error) => `Not restored: the file could not be read (${error.message}). Nothing was changed.`),
+    );
     // The same file chosen again is a new choice (a change event needs a changed value).
     input.value = '';
   };
@@ -48,7 +50,9 @@ export function Backup() {
       <h2 id="backup-heading">Backup</h2>
       <p>Your notes live only in this browser, which may delete them. Keep a copy as a file.</p>
       <p className="actions">
-        <button type="button" onClick={() => setMessage(downloadBackup())}>Download a backup</button>
+        <button type="button" onClick={() => setMessage(downloadBackup())}>
+          Download a backup
+        </button>
         <label className="file">
           Restore from a backup
           <input type="file" accept=".json,application/json" onChange={onFile} />
