@@ -12,6 +12,7 @@ import { stripVTControlCharacters } from 'node:util';
 import { chromePath } from './chromium.mjs';
 import { ENGINES, isEngine, runEngineTest } from './engines.mjs';
 import { runInGroup } from './run.mjs';
+import { ensureTestMachine } from './setup.mjs';
 import { bundleTests } from './test-bundle.mjs';
 import { buildTestSites } from './test-sites.mjs';
 import { PROGRAMS, typecheckProgram } from './typecheck.mjs';
@@ -208,6 +209,9 @@ async function e2e() {
 
 /** @type {Record<string, () => Promise<void>>} */
 const suites = { lint, types, unit, browser, e2e };
+// Browsers and hosts from Debian, installed here when missing (tools/setup.mjs): the README's two
+// commands are all a new machine gets.
+if (wanted.some((name) => name === 'browser' || name === 'e2e')) ensureTestMachine();
 for (const name of wanted) {
   if (!suites[name]) {
     console.log(`unknown suite ${name} (expected ${Object.keys(suites).join(', ')})`);

@@ -1,0 +1,45 @@
+// What `npm test` installs on a machine that lacks the browsers and hosts (tools/setup.mjs): the
+// packages for exactly the missing programs, WebKit's and nginx's without their recommends, each
+// package once; and, where it cannot install, one line per program with the command to run.
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { installPlan, instructions, missingRequirements, requirements } from '../../tools/setup.mjs';
+
+const test = suite('test machine setup');
+
+/** The requirements as if only the programs named here were installed. */
+const missingExcept = (...installed: string[]) =>
+  missingRequirements(requirements(), (file) => installed.some((name) => file.endsWith(name)));
+
+test('a machine with everything installs nothing', () => {
+  const everything = requirements().map((requirement) => requirement.path);
+  assert.equal(
+    missingRequirements(requirements(), (file) => everything.includes(file)),
+    [],
+  );
+});
+
+test('a new machine gets every package once: browsers and python3 with their recommends, WebKit, Xvfb and nginx without', () => {
+  const plan = installPlan(missingExcept());
+  assert.equal(plan.withRecommends, ['chromium', 'firefox-esr', 'python3']);
+  assert.equal(plan.withoutRecommends, ['webkit2gtk-driver', 'xvfb', 'xauth', 'iproute2', 'nginx']);
+});
+
+test('only what is missing: a machine with the browsers but no nginx gets nginx alone', () => {
+  const installed = requirements()
+    .filter((requirement) => requirement.debianPackage !== 'nginx')
+    .map((requirement) => requirement.path);
+  const plan = installPlan(missingRequirements(requirements(), (file) => installed.includes(file)));
+  assert.equal(plan, { withRecommends: [], withoutRecommends: ['nginx'] });
+});
+
+test('where it cannot install, one line per missing program says who needs it and what to run', () => {
+  const lines = instructions(missingRequirements(requirements(), (file) => !file.endsWith('/usr/sbin/nginx')));
+  assert.is(lines.length, 1);
+  assert.match(
+    lines[0],
+    /^nginx not found at \/usr\/sbin\/nginx \(the tests of deploy\/nginx\.conf\): install it with `sudo apt-get install -y --no-install-recommends nginx`$/,
+  );
+});
+
+test.run();

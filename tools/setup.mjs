@@ -1,0 +1,192 @@
+// What `npm test` needs from the machine besides npm packages: Debian's browsers (Chromium,
+// Firefox ESR, WebKitGTK's MiniBrowser and driver under Xvfb) and the static hosts the tests serve
+// the app with (nginx, python3). The README's two commands are all a new user runs, so `npm test`
+// installs what is missing itself where it can: as root, with apt-get. Where it cannot, it prints
+// one line per missing program with the command to run, and the suites that need it fail with
+// their own one line (never pass silently). `.ci/run` relies on this too: it only runs npm ci and
+// npm test.
+import { spawnSync } from 'node:child_process';
+import { accessSync, constants, existsSync, unlinkSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { chromePath } from './chromium.mjs';
+
+/**
+ * One program the tests need: what it is, where it is looked for, the Debian package that brings
+ * it, whether that package is installed without its recommends, and the suites that need it.
+ * @typedef {object} Requirement
+ * @property {string} what
+ * @property {string} path
+ * @property {string} debianPackage
+ * @property {boolean} [withoutRecommends] WebKit's and nginx's recommends are a desktop and a web server's extras the tests never use
+ * @property {string} neededBy
+ */
+
+/**
+ * Finds a command on PATH; returns its full path, or the bare name when it is not there.
+ * @param {string} command
+ */
+function onPath(command) {
+  for (const dir of (process.env.PATH ?? '').split(path.delimiter)) {
+    const candidate = path.join(dir, command);
+    try {
+      accessSync(candidate, constants.X_OK);
+      return candidate;
+    } catch {}
+  }
+  return command;
+}
+
+/**
+ * The programs the browser and end-to-end suites need, each where the tests look for it (an
+ * environment variable overrides Debian's path, as the tests read it).
+ * @returns {Requirement[]}
+ */
+export function requirements() {
+  const env = process.env;
+  return [
+    { what: 'Chromium', path: chromePath(), debianPackage: 'chromium', neededBy: 'browser and end-to-end tests' },
+    {
+      what: 'Firefox ESR',
+      path: env.FIREFOX_PATH || '/usr/bin/firefox-esr',
+      debianPackage: 'firefox-esr',
+      neededBy: 'the Firefox engine tests',
+    },
+    {
+      what: "WebKitGTK's MiniBrowser",
+      path: env.MINIBROWSER_PATH || '/usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser',
+      debianPackage: 'webkit2gtk-driver',
+      withoutRecommends: true,
+      neededBy: 'the WebKit engine tests',
+    },
+    {
+      what: 'WebKitWebDriver',
+      path: env.WEBKIT_DRIVER_PATH || '/usr/bin/WebKitWebDriver',
+      debianPackage: 'webkit2gtk-driver',
+      withoutRecommends: true,
+      neededBy: 'the WebKit engine tests',
+    },
+    {
+      what: 'Xvfb',
+      path: onPath('Xvfb'),
+      debianPackage: 'xvfb',
+      withoutRecommends: true,
+      neededBy: 'the WebKit engine tests (a display for MiniBrowser)',
+    },
+    { what: 'xauth', path: onPath('xauth'), debianPackage: 'xauth', withoutRecommends: true, neededBy: 'the WebKit engine tests (Xvfb)' },
+    {
+      what: 'ip',
+      path: onPath('ip'),
+      debianPackage: 'iproute2',
+      withoutRecommends: true,
+      neededBy: "the WebKit engine tests (their network namespace's link)",
+    },
+    {
+      what: 'nginx',
+      path: env.NGINX_PATH || '/usr/sbin/nginx',
+      debianPackage: 'nginx',
+      withoutRecommends: true,
+      neededBy: 'the tests of deploy/nginx.conf',
+    },
+    {
+      what: 'python3',
+      path: onPath('python3'),
+      debianPackage: 'python3',
+      neededBy: 'the tests on the most minimal host, python3 -m http.server',
+    },
+  ];
+}
+
+/**
+ * The requirements whose program is not where the tests look for it.
+ * @param {Requirement[]} wanted
+ * @param {(file: string) => boolean} [exists]
+ */
+export const missingRequirements = (wanted, exists = existsSync) => wanted.filter((requirement) => !exists(requirement.path));
+
+/**
+ * The apt-get installs that bring the missing programs: packages with their recommends, and
+ * packages without (each package once, in the order first needed).
+ * @param {Requirement[]} missing
+ * @returns {{ withRecommends: string[], withoutRecommends: string[] }}
+ */
+export function installPlan(missing) {
+  /** @param {boolean} without */
+  const packages = (without) => [
+    ...new Set(
+      missing.filter((requirement) => !!requirement.withoutRecommends === without).map((requirement) => requirement.debianPackage),
+    ),
+  ];
+  return { withRecommends: packages(false), withoutRecommends: packages(true) };
+}
+
+/**
+ * One line per missing program, for a machine where this runner cannot install: what, where it
+ * was looked for, who needs it, and the command to run.
+ * @param {Requirement[]} missing
+ * @returns {string[]}
+ */
+export function instructions(missing) {
+  return missing.map((requirement) => {
+    const flags = requirement.withoutRecommends ? '--no-install-recommends ' : '';
+    return `${requirement.what} not found at ${requirement.path} (${requirement.neededBy}): install it with \`sudo apt-get install -y ${flags}${requirement.debianPackage}\``;
+  });
+}
+
+/** Whether this runner may install Debian packages itself: root, with apt-get on PATH. */
+const canInstall = () => process.getuid?.() === 0 && onPath('apt-get') !== 'apt-get';
+
+/**
+ * Runs apt-get with `args`, its output shown as it goes; resolves to whether it succeeded.
+ * @param {string[]} args
+ */
+function aptGet(args) {
+  const result = spawnSync('apt-get', args, { stdio: 'inherit', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
+  return result.status === 0;
+}
+
+// Debian starts an installed nginx service on port 80, which the tests do not want (they start
+// their own nginx on a free loopback port). A policy-rc.d answering 101 ("action forbidden") keeps
+// invoke-rc.d from starting it; it is removed afterwards unless it was there before.
+const POLICY_RC = '/usr/sbin/policy-rc.d';
+
+/**
+ * Installs `packages` without their recommends; nginx's service is kept from starting.
+ * @param {string[]} packages
+ */
+function installWithoutRecommends(packages) {
+  const ownPolicy = packages.includes('nginx') && !existsSync(POLICY_RC);
+  if (ownPolicy) writeFileSync(POLICY_RC, '#!/bin/sh\nexit 101\n', { mode: 0o755 });
+  try {
+    return aptGet(['install', '-y', '--no-install-recommends', ...packages]);
+  } finally {
+    if (ownPolicy) unlinkSync(POLICY_RC);
+  }
+}
+
+/**
+ * Installs what the browser and end-to-end suites need and the machine lacks, where this runner
+ * can (root with apt-get): says once what it installs and why. Elsewhere prints one line per
+ * missing program. Never throws: a suite that still lacks its program fails with its own line.
+ * @param {(line: string) => void} [say]
+ */
+export function ensureTestMachine(say = console.log) {
+  const missing = missingRequirements(requirements());
+  if (missing.length === 0) return;
+  if (!canInstall()) {
+    for (const line of instructions(missing)) say(line);
+    return;
+  }
+  const plan = installPlan(missing);
+  say(
+    `npm test: installing ${[...plan.withRecommends, ...plan.withoutRecommends].join(', ')} with apt-get, for ${[...new Set(missing.map((requirement) => requirement.neededBy))].join('; ')}`,
+  );
+  if (!aptGet(['update'])) {
+    say('npm test: apt-get update failed; the suites that need these programs will say what is missing');
+    return;
+  }
+  const installed = [
+    plan.withRecommends.length === 0 || aptGet(['install', '-y', ...plan.withRecommends]),
+    plan.withoutRecommends.length === 0 || installWithoutRecommends(plan.withoutRecommends),
+  ].every(Boolean);
+  if (!installed) say('npm test: apt-get install failed; the suites that need these programs will say what is missing');
+}
