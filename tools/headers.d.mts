@@ -10,3 +10,7 @@ export function urlPathsOf(filePath: string): string[];
 export function headersFile(filePaths: Iterable<string>, base?: string): string;
 export function nginxServerBlock(): string;
 export const HEADERS_FILE: string;
+export const CONTENT_SECURITY_POLICY: Record<string, string>;
+export const DENIED_FEATURES: string[];
+export const STRICT_TRANSPORT_SECURITY: string;
+export function nginxHttpsConfig(): string;

@@ -72,18 +72,21 @@ function reasonOf(error) {
   return cause?.code ?? cause?.message ?? error?.message ?? String(error);
 }
 
+/** The directives of a policy (Content-Security-Policy), spaces normalised. */
+const policyDirectives = (value) => value.split(';').map((part) => part.trim().replace(/\s+/g, ' ')).filter(Boolean);
+
 /** The directives of a comma-separated header (Cache-Control), lower-cased. */
 const directives = (value) => value.split(',').map((part) => part.trim().toLowerCase()).filter(Boolean);
 
 /**
  * Whether a sent header keeps a promise. Cache-Control: every promised directive is there (a host
- * may add more). CSP: the promised policy is one of its directives (a stricter policy is fine).
+ * may add more). CSP: every promised directive is there, spaces aside (a host may add more).
  * Content-Type: the media type, whatever the charset. Anything else: the same value.
  */
 function keeps(name, promised, sent) {
   if (sent === null) return false;
   if (name === 'Cache-Control') return directives(promised).every((directive) => directives(sent).includes(directive));
-  if (name === 'Content-Security-Policy') return sent.split(';').some((directive) => directive.trim().replace(/\s+/g, ' ') === promised);
+  if (name === 'Content-Security-Policy') return policyDirectives(promised).every((directive) => policyDirectives(sent).includes(directive));
   if (name === 'Content-Type') return sent.split(';')[0].trim().toLowerCase() === promised;
   return sent.trim().toLowerCase() === promised.toLowerCase();
 }

@@ -30,7 +30,7 @@ for (const build of BUILDS) {
       assert.match(html, `<h1>${h1}</h1>`, file);
       assert.match(html, /<nav aria-label="Main"><a href="\/"[^>]*>Notes<\/a><a href="\/status\/"[^>]*>Offline readiness<\/a><a href="\/about\/"[^>]*>What this app ships<\/a><\/nav>/, file);
       assert.match(html, /<main id="main" tabindex="-1">/, file);
-      // Still nothing inline: the app runs under `default-src 'self'`.
+      // Still nothing inline: the app runs under `script-src 'self'; style-src 'self'`.
       assert.not.match(html, /<script>|<script type="module">|<style|style=/, file);
     }
     assert.match(readFileSync(path.join(dir, 'status/index.html'), 'utf8'), /<h2>Network<\/h2>.*<h2>Service worker<\/h2>.*<h2>Precache check<\/h2>.*<h2>Storage<\/h2>.*<h2>Connectivity log<\/h2>/);
