@@ -1,8 +1,10 @@
 #!/usr/bin/env node
 // `npm run verify -- <URL> [--dist DIR]`: is what is live at URL what was built into dist/?
 // Fetches every file dist/audit.json lists (under URL's path, so a site served under a sub-path
-// is checked there), compares each one's SHA-384 with the build's, and checks the headers the
-// README promises (tools/headers.mjs). Prints one line per problem, then a summary.
+// is checked there) three times, as identity, gzip and brotli (a host may keep a precompressed
+// copy beside each file and send it instead: each copy is a deploy of its own), compares each
+// decoded copy's SHA-384 with the build's, and checks the headers the README promises
+// (tools/headers.mjs). Prints one line per problem, then a summary.
 // Exit 0: everything matches; 1: problems; 2: the site could not be checked at all (bad or
 // unreachable URL, no local build). Node only, no browser; bounded: a timeout per request and a
 // few requests at a time.
@@ -16,6 +18,11 @@ const USAGE = 'usage: npm run verify -- <http(s) URL of the deployed site> [--di
 const TIMEOUT_MS = 10_000;
 /** Requests in flight at once: enough to be quick, few enough for any host's rate limits. */
 const CONCURRENCY = 4;
+/**
+ * Each file is asked for once per encoding, so that every representation a host can send is
+ * checked: nginx's gzip_static sends `file.gz` to whoever accepts gzip, and `file` to the rest.
+ */
+const ENCODINGS = ['identity', 'gzip', 'br'];
 
 /** A reason to stop before checking anything: printed as one line, exit 2. */
 class CannotVerify extends Error {}
@@ -54,12 +61,17 @@ async function readLocalAudit(dist) {
   }
 }
 
-/** GETs a URL with a timeout; resolves to { status, headers, body } or { error } (never rejects). */
-async function fetchFile(url) {
+/**
+ * GETs a URL accepting only `encoding`, with a timeout; resolves to { status, headers, encoding,
+ * body } or { error } (never rejects). `encoding` is what the host sent (Content-Encoding), which
+ * may not be what was asked for: a host without a copy in that encoding sends the file itself.
+ */
+async function fetchFile(url, encoding = 'identity') {
   try {
-    const response = await fetch(url, { signal: AbortSignal.timeout(TIMEOUT_MS), headers: { 'Accept-Encoding': 'br, gzip' }, cache: 'no-store' });
+    const response = await fetch(url, { signal: AbortSignal.timeout(TIMEOUT_MS), headers: { 'Accept-Encoding': encoding }, cache: 'no-store' });
     // fetch decodes br and gzip: the bytes hashed are the file's own, whatever the encoding.
-    return { status: response.status, headers: response.headers, body: Buffer.from(await response.arrayBuffer()) };
+    const body = Buffer.from(await response.arrayBuffer());
+    return { status: response.status, headers: response.headers, encoding: response.headers.get('content-encoding') ?? 'identity', body };
   } catch (error) {
     return { error: reasonOf(error) };
   }
@@ -91,23 +103,47 @@ function keeps(name, promised, sent) {
   return sent.trim().toLowerCase() === promised.toLowerCase();
 }
 
-/** Checks one file at its URL; returns its problems as { kind, line }. */
+/**
+ * Checks one file at its URL in every encoding; resolves to its problems as { kind, line } and the
+ * encodings the host sent it in. A file no request finds is one MISSING (or UNREACHABLE) line; a
+ * copy that differs from the build is one ALTERED line naming the encoding the host sent.
+ */
 async function checkFile(base, file) {
   const urlPath = urlPathsOf(file.path)[0];
   const url = new URL(urlPath.slice(1), base);
-  const answer = await fetchFile(url);
-  if (answer.error) return [{ kind: 'unreachable', line: `UNREACHABLE ${file.path}: ${answer.error} (${url.href})` }];
+  const answers = [];
+  for (const asked of ENCODINGS) answers.push({ asked, ...(await fetchFile(url, asked)) });
+  const found = answers.filter((answer) => !answer.error && answer.status === 200);
+  const result = (problems) => ({ problems, sent: [...new Set(found.map((answer) => answer.encoding))] });
+  if (answers.every((answer) => answer.error)) return result([{ kind: 'unreachable', line: `UNREACHABLE ${file.path}: ${answers[0].error} (${url.href})` }]);
   // Netlify and Cloudflare Pages read _headers and never serve it; other hosts may.
-  if (file.path === HEADERS_FILE && answer.status === 404) return [];
-  if (answer.status !== 200) return [{ kind: 'missing', line: `MISSING ${file.path}: HTTP ${answer.status} (${url.href})` }];
+  if (file.path === HEADERS_FILE && !found.length) return result([]);
+  if (!found.length) return result([{ kind: 'missing', line: `MISSING ${file.path}: HTTP ${answers.find((answer) => !answer.error).status} (${url.href})` }]);
   const problems = [];
-  const sha384 = sri(answer.body);
-  if (sha384 !== file.sha384) problems.push({ kind: 'altered', line: `ALTERED ${file.path}: ${answer.body.length} bytes with ${sha384}, dist/ has ${file.bytes} bytes with ${file.sha384}` });
+  // Some encodings found and some not: a copy the host serves to some browsers only is gone.
+  for (const answer of answers.filter((candidate) => !found.includes(candidate))) {
+    const reason = answer.error ?? `HTTP ${answer.status}`;
+    problems.push({ kind: answer.error ? 'unreachable' : 'missing', line: `${answer.error ? 'UNREACHABLE' : 'MISSING'} ${file.path} (asked for ${answer.asked}): ${reason} (${url.href})` });
+  }
+  const checked = new Set();
+  const reported = new Set();
+  for (const answer of found) {
+    // Asked for br, a host without brotli sends the file itself: that copy is checked once.
+    if (checked.has(answer.encoding)) continue;
+    checked.add(answer.encoding);
+    const sha384 = sri(answer.body);
+    // The same wrong bytes in a second encoding are the altered file compressed on the fly (nginx's
+    // `gzip on` when no .gz is left): one line for them.
+    if (sha384 === file.sha384 || reported.has(sha384)) continue;
+    reported.add(sha384);
+    problems.push({ kind: 'altered', line: `ALTERED ${file.path} (${answer.encoding}): ${answer.body.length} bytes with ${sha384}, dist/ has ${file.bytes} bytes with ${file.sha384}` });
+  }
+  // The promised headers, on the file itself (the identity answer when there is one).
   for (const [name, promised] of Object.entries(headersFor(urlPath))) {
-    const sent = answer.headers.get(name);
+    const sent = found[0].headers.get(name);
     if (!keeps(name, promised, sent)) problems.push({ kind: 'header', line: `HEADER ${file.path}: ${name} is ${sent === null ? 'missing' : JSON.stringify(sent)}, expected ${JSON.stringify(promised)}` });
   }
-  return problems;
+  return result(problems);
 }
 
 /** Runs `job` on every item, at most `limit` at a time; resolves to the results in item order. */
@@ -124,10 +160,15 @@ async function mapLimited(items, limit, job) {
   return results;
 }
 
+/** How many files the host sent in each encoding: `17 identity, 13 gzip, 13 br`. */
+function encodingCounts(results) {
+  return ENCODINGS.map((encoding) => `${results.filter((result) => result.sent.includes(encoding)).length} ${encoding}`).join(', ');
+}
+
 /** The summary line: what was checked, and the problems by kind. */
-function summary(base, audit, fileCount, problems) {
-  const what = `${fileCount} files of version ${audit.version} (${audit.build} build) at ${base.href}`;
-  if (!problems.length) return `verify: OK, ${what}: every SHA-384 matches dist/ and every promised header is sent`;
+function summary(base, audit, results, problems) {
+  const what = `${results.length} files of version ${audit.version} (${audit.build} build) at ${base.href}`;
+  if (!problems.length) return `verify: OK, ${what}: every SHA-384 matches dist/ in every encoding sent (${encodingCounts(results)}) and every promised header is sent`;
   const counts = {};
   for (const { kind } of problems) counts[kind] = (counts[kind] ?? 0) + 1;
   const names = { missing: 'missing', altered: 'altered', header: 'wrong header', unreachable: 'unreachable' };
@@ -143,9 +184,9 @@ async function main() {
   if (first.error) throw new CannotVerify(`cannot reach ${base.href}: ${first.error}`);
   const files = [...local.audit.files, { path: 'audit.json', bytes: local.bytes.length, sha384: sri(local.bytes) }];
   const results = await mapLimited(files, CONCURRENCY, (file) => checkFile(base, file));
-  const problems = results.flat();
+  const problems = results.flatMap((result) => result.problems);
   for (const { line } of problems) console.log(line);
-  console.log(summary(base, local.audit, files.length, problems));
+  console.log(summary(base, local.audit, results, problems));
   return problems.length ? 1 : 0;
 }
 
