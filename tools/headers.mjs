@@ -1,8 +1,10 @@
 // The one table of the HTTP headers a host must send with dist/, and every place that says it:
 // the preview server (tools/serve/server.mjs) asks headersFor(); the build writes `_headers` for Netlify
-// and Cloudflare Pages with headersFile(); deploy/nginx.conf is nginxServerBlock() (regenerate it
-// with `node tools/headers.mjs --nginx > deploy/nginx.conf`; a unit test fails when it drifts).
-// Usage: node tools/headers.mjs --nginx
+// and Cloudflare Pages with headersFile(); deploy/nginx.conf is nginxServerBlock() and
+// deploy/nginx-https.conf is nginxHttpsConfig() (regenerate them with `node tools/headers.mjs
+// --nginx > deploy/nginx.conf` and `--nginx-https > deploy/nginx-https.conf`; a unit test fails
+// when either drifts).
+// Usage: node tools/headers.mjs --nginx | --nginx-https
 
 /** The file the build writes for Netlify and Cloudflare Pages, which read it and do not serve it. */
 export const HEADERS_FILE = '_headers';
@@ -27,12 +29,65 @@ export const CACHE_CONTROL = {
   revalidate: 'no-cache',
 };
 
-/** Headers every response carries: CSP with nothing inline, no MIME sniffing, no referrer leaks. */
+/**
+ * The Content-Security-Policy, directive by directive. It starts from nothing (`default-src 'none'`)
+ * and allows exactly what the app loads, all from its own origin and nothing inline: its hashed
+ * script and stylesheet, the icons, fetch() (audit.json, the reconnect probe, the worker's
+ * precache), the web app manifest and the service worker. Beyond fetching (CSP Level 3):
+ * `frame-ancestors 'none'` forbids framing (a hidden frame could trick a click on "Delete"),
+ * `base-uri 'none'` forbids a `<base>` that would move every relative URL, `form-action 'none'`
+ * forbids form submissions (the app posts none). No `require-trusted-types-for 'script'`: under it
+ * Chromium blocks `navigator.serviceWorker.register('/sw.js')` (a TrustedScriptURL sink) and the
+ * app never installs; it would need a Trusted Types policy for that one URL (measured in Chromium:
+ * the only violation on /, /status/ and /about/ of the React build and on / of the Preact build,
+ * before any install; what an installed app would reach next is not measured).
+ */
+export const CONTENT_SECURITY_POLICY = {
+  'default-src': "'none'",
+  'script-src': "'self'",
+  'style-src': "'self'",
+  'img-src': "'self'",
+  'connect-src': "'self'",
+  'manifest-src': "'self'",
+  'worker-src': "'self'",
+  'base-uri': "'none'",
+  'form-action': "'none'",
+  'frame-ancestors': "'none'",
+};
+
+/**
+ * Powerful features the app never uses, denied to it and to anything it could ever embed
+ * (Permissions Policy, `feature=()`). Only features Chromium knows: it warns on the console about
+ * a name it does not recognise (Chromium 156 does not know `bluetooth`).
+ */
+export const DENIED_FEATURES = ['camera', 'microphone', 'geolocation', 'payment', 'usb', 'serial', 'hid', 'midi', 'display-capture'];
+
+/**
+ * Headers every response carries: the CSP above; no MIME sniffing; no referrer leaks; no framing
+ * for browsers that predate `frame-ancestors` (X-Frame-Options, RFC 7034); a browsing context
+ * group of its own, so a page that opened ours (or that ours opened) holds no reference to it
+ * (Cross-Origin-Opener-Policy, HTML "cross-origin opener policies"); no other site may load our
+ * files as no-cors subresources, which keeps them out of its process (Cross-Origin-Resource-Policy,
+ * Fetch "cross-origin resource policy check"); and the unused powerful features denied.
+ */
 export const SECURITY_HEADERS = {
-  'Content-Security-Policy': "default-src 'self'",
+  'Content-Security-Policy': Object.entries(CONTENT_SECURITY_POLICY)
+    .map(([directive, value]) => `${directive} ${value}`)
+    .join('; '),
   'X-Content-Type-Options': 'nosniff',
   'Referrer-Policy': 'no-referrer',
+  'X-Frame-Options': 'DENY',
+  'Cross-Origin-Opener-Policy': 'same-origin',
+  'Cross-Origin-Resource-Policy': 'same-origin',
+  'Permissions-Policy': DENIED_FEATURES.map((feature) => `${feature}=()`).join(', '),
 };
+
+/**
+ * HTTP Strict Transport Security for the HTTPS server block only (RFC 6797): two years, every
+ * subdomain. Browsers ignore it over plain HTTP, and `preload` is a decision for the site's owner
+ * (it commits the whole domain), so it is not the default.
+ */
+export const STRICT_TRANSPORT_SECURITY = 'max-age=63072000; includeSubDomains';
 
 /** The media type of the web app manifest (W3C Web App Manifest, "Media type registration"). */
 export const MANIFEST_TYPE = 'application/manifest+json';
@@ -131,10 +186,13 @@ const addHeaders = (headers, indent) =>
   });
 
 /**
- * deploy/nginx.conf: one server block with the same headers as headersFor(). nginx's `add_header`
- * is inherited only by a level that has none of its own, so every location repeats the whole set.
+ * The lines of a server block after `listen`: the site itself (root, compression, routes) and
+ * headersFor()'s headers, with `extraHeaders` (HSTS over HTTPS) on every answer. nginx's
+ * `add_header` is inherited only by a level that has none of its own, so every location repeats
+ * the whole set.
+ * @param {Record<string, string>} [extraHeaders]
  */
-export function nginxServerBlock() {
+function nginxSiteLines(extraHeaders = {}) {
   const i1 = NGINX_INDENT;
   const i2 = NGINX_INDENT.repeat(2);
   /**
@@ -145,16 +203,10 @@ export function nginxServerBlock() {
   const location = (match, headers, extra = []) => [
     `${i1}location ${match} {`,
     ...extra.map((line) => i2 + line),
-    ...addHeaders(headers, i2),
+    ...addHeaders({ ...headers, ...extraHeaders }, i2),
     `${i1}}`,
   ];
   return [
-    '# offline-shell on nginx: a server block to include inside `http { }` (after mime.types, as',
-    "# Debian's /etc/nginx/nginx.conf does for sites-enabled/). Generated from tools/headers.mjs:",
-    '# `node tools/headers.mjs --nginx > deploy/nginx.conf`. Replace `root` with your dist/ folder.',
-    'server {',
-    `${i1}listen 80;`,
-    `${i1}server_name _;`,
     `${i1}root /srv/offline-shell/dist;`,
     `${i1}index index.html;`,
     `${i1}# Redirects (/status -> /status/) name no host or port: right behind a proxy or a TLS terminator too.`,
@@ -184,15 +236,76 @@ export function nginxServerBlock() {
       'types { }',
       `default_type ${MANIFEST_TYPE};`,
     ]),
+  ];
+}
+
+/** deploy/nginx.conf: one plain-HTTP server block with the same headers as headersFor(). */
+export function nginxServerBlock() {
+  const i1 = NGINX_INDENT;
+  return [
+    '# offline-shell on nginx: a server block to include inside `http { }` (after mime.types, as',
+    "# Debian's /etc/nginx/nginx.conf does for sites-enabled/). Generated from tools/headers.mjs:",
+    '# `node tools/headers.mjs --nginx > deploy/nginx.conf`. Replace `root` with your dist/ folder.',
+    'server {',
+    `${i1}listen 80;`,
+    `${i1}server_name _;`,
+    ...nginxSiteLines(),
     '}',
     '',
   ].join('\n');
 }
 
+/**
+ * deploy/nginx-https.conf: a plain-HTTP server block that only redirects to the same URL over
+ * HTTPS, and the TLS server block with headersFor()'s headers plus HSTS. The HTTP block sends no
+ * HSTS: browsers ignore it there (RFC 6797 8.1), and the redirect comes first so the header is
+ * seen over HTTPS.
+ */
+export function nginxHttpsConfig() {
+  const i1 = NGINX_INDENT;
+  return [
+    '# offline-shell on nginx over HTTPS: two server blocks to include inside `http { }` (after',
+    "# mime.types, as Debian's /etc/nginx/nginx.conf does for sites-enabled/). Generated from",
+    '# tools/headers.mjs: `node tools/headers.mjs --nginx-https > deploy/nginx-https.conf`. Replace',
+    '# `root` with your dist/ folder, `server_name` with your host, and the certificate paths with',
+    "# yours (for example Let's Encrypt's fullchain.pem and privkey.pem).",
+    'server {',
+    `${i1}listen 80;`,
+    `${i1}server_name _;`,
+    `${i1}# Every plain-HTTP request goes to the same URL over HTTPS, and nothing else is served here.`,
+    `${i1}return 301 https://$host$request_uri;`,
+    '}',
+    '',
+    'server {',
+    // `http2` as a listen parameter: nginx 1.22 (Debian 12) has no `http2 on;` (1.25.1+ warns that
+    // the parameter is deprecated, and still accepts it).
+    `${i1}listen 443 ssl http2;`,
+    `${i1}server_name _;`,
+    `${i1}ssl_certificate /etc/ssl/offline-shell/fullchain.pem;`,
+    `${i1}ssl_certificate_key /etc/ssl/offline-shell/privkey.pem;`,
+    `${i1}ssl_protocols TLSv1.2 TLSv1.3;`,
+    ...nginxSiteLines({ 'Strict-Transport-Security': STRICT_TRANSPORT_SECURITY }),
+    '}',
+    '',
+  ].join('\n');
+}
+
+/**
+ * What `node tools/headers.mjs FLAG` prints: the generated host configurations.
+ * @type {Record<string, () => string>}
+ */
+const GENERATORS = {
+  '--nginx': nginxServerBlock,
+  '--nginx-https': nginxHttpsConfig,
+};
+
 if (import.meta.url === `file://${process.argv[1]}`) {
-  if (process.argv[2] !== '--nginx') {
-    console.error('usage: node tools/headers.mjs --nginx > deploy/nginx.conf');
+  const generate = GENERATORS[process.argv[2]];
+  if (!generate) {
+    console.error(
+      'usage: node tools/headers.mjs --nginx > deploy/nginx.conf\n       node tools/headers.mjs --nginx-https > deploy/nginx-https.conf',
+    );
     process.exit(2);
   }
-  process.stdout.write(nginxServerBlock());
+  process.stdout.write(generate());
 }

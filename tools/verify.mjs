@@ -1,8 +1,10 @@
 #!/usr/bin/env node
 // `npm run verify -- <URL> [--dist DIR]`: is what is live at URL what was built into dist/?
 // Fetches every file dist/audit.json lists (under URL's path, so a site served under a sub-path
-// is checked there), compares each one's SHA-384 with the build's, and checks the headers the
-// README promises (tools/headers.mjs). Prints one line per problem, then a summary.
+// is checked there) three times, as identity, gzip and brotli (a host may keep a precompressed
+// copy beside each file and send it instead: each copy is a deploy of its own), compares each
+// decoded copy's SHA-384 with the build's, and checks the headers the README promises
+// (tools/headers.mjs). Prints one line per problem, then a summary.
 // Exit 0: everything matches; 1: problems; 2: the site could not be checked at all (bad or
 // unreachable URL, no local build). Node only, no browser; bounded: a timeout per request and a
 // few requests at a time.
@@ -16,6 +18,11 @@ const USAGE = 'usage: npm run verify -- <http(s) URL of the deployed site> [--di
 const TIMEOUT_MS = 10_000;
 /** Requests in flight at once: enough to be quick, few enough for any host's rate limits. */
 const CONCURRENCY = 4;
+/**
+ * Each file is asked for once per encoding, so that every representation a host can send is
+ * checked: nginx's gzip_static sends `file.gz` to whoever accepts gzip, and `file` to the rest.
+ */
+const ENCODINGS = ['identity', 'gzip', 'br'];
 
 /** A reason to stop before checking anything: printed as one line, exit 2. */
 class CannotVerify extends Error {}
@@ -71,21 +78,41 @@ async function readLocalAudit(dist) {
 }
 
 /**
- * GETs a URL with a timeout; resolves to { status, headers, body } or { error } (never rejects).
- * @param {URL} url
- * @returns {Promise<{ error: string } | { error?: undefined, status: number, headers: Headers, body: Buffer }>}
+ * A request for a file asking for one encoding, and what the host answered: its status, headers,
+ * the encoding it sent (Content-Encoding, which may not be the one asked for: a host without a
+ * copy in that encoding sends the file itself) and the decoded body.
+ * @typedef {{ asked: string, error?: undefined, status: number, headers: Headers, encoding: string, body: Buffer }} Answered
  */
-async function fetchFile(url) {
+/**
+ * A request that got no answer, and why.
+ * @typedef {{ asked: string, error: string }} Unanswered
+ */
+/** @typedef {Answered | Unanswered} Answer */
+
+/**
+ * GETs a URL accepting only `encoding`, with a timeout; never rejects.
+ * @param {URL} url
+ * @param {string} asked
+ * @returns {Promise<Answer>}
+ */
+async function fetchFile(url, asked) {
   try {
     const response = await fetch(url, {
       signal: AbortSignal.timeout(TIMEOUT_MS),
-      headers: { 'Accept-Encoding': 'br, gzip' },
+      headers: { 'Accept-Encoding': asked },
       cache: 'no-store',
     });
     // fetch decodes br and gzip: the bytes hashed are the file's own, whatever the encoding.
-    return { status: response.status, headers: response.headers, body: Buffer.from(await response.arrayBuffer()) };
+    const body = Buffer.from(await response.arrayBuffer());
+    return {
+      asked,
+      status: response.status,
+      headers: response.headers,
+      encoding: response.headers.get('content-encoding') ?? 'identity',
+      body,
+    };
   } catch (error) {
-    return { error: reasonOf(error) };
+    return { asked, error: reasonOf(error) };
   }
 }
 
@@ -102,6 +129,16 @@ function reasonOf(caught) {
 }
 
 /**
+ * The directives of a policy (Content-Security-Policy), spaces normalised.
+ * @param {string} value
+ */
+const policyDirectives = (value) =>
+  value
+    .split(';')
+    .map((part) => part.trim().replace(/\s+/g, ' '))
+    .filter(Boolean);
+
+/**
  * The directives of a comma-separated header (Cache-Control), lower-cased.
  * @param {string} value
  */
@@ -113,7 +150,7 @@ const directives = (value) =>
 
 /**
  * Whether a sent header keeps a promise. Cache-Control: every promised directive is there (a host
- * may add more). CSP: the promised policy is one of its directives (a stricter policy is fine).
+ * may add more). CSP: every promised directive is there, spaces aside (a host may add more).
  * Content-Type: the media type, whatever the charset. Anything else: the same value.
  * @param {string} name
  * @param {string} promised
@@ -122,40 +159,102 @@ const directives = (value) =>
 function keeps(name, promised, sent) {
   if (sent === null) return false;
   if (name === 'Cache-Control') return directives(promised).every((directive) => directives(sent).includes(directive));
-  if (name === 'Content-Security-Policy') return sent.split(';').some((directive) => directive.trim().replace(/\s+/g, ' ') === promised);
+  if (name === 'Content-Security-Policy')
+    return policyDirectives(promised).every((directive) => policyDirectives(sent).includes(directive));
   if (name === 'Content-Type') return sent.split(';')[0].trim().toLowerCase() === promised;
   return sent.trim().toLowerCase() === promised.toLowerCase();
 }
 
 /**
- * Checks one file at its URL; returns its problems as { kind, line }.
+ * What checking one file found: its problems, and the encodings the host sent it in.
+ * @typedef {{ problems: Problem[], sent: string[] }} FileResult
+ */
+
+/**
+ * Checks one file at its URL in every encoding. A file no request finds is one MISSING (or
+ * UNREACHABLE) line; a copy that differs from the build is one ALTERED line naming the encoding
+ * the host sent.
  * @param {URL} base
  * @param {{ path: string, bytes: number, sha384: string }} file
- * @returns {Promise<Problem[]>}
+ * @returns {Promise<FileResult>}
  */
 async function checkFile(base, file) {
   const urlPath = urlPathsOf(file.path)[0];
   const url = new URL(urlPath.slice(1), base);
-  const answer = await fetchFile(url);
-  if (answer.error !== undefined) return [{ kind: 'unreachable', line: `UNREACHABLE ${file.path}: ${answer.error} (${url.href})` }];
+  /** @type {Answer[]} */
+  const answers = [];
+  for (const asked of ENCODINGS) answers.push(await fetchFile(url, asked));
+  const found = answers.filter(isFound);
+  /** @param {Problem[]} problems */
+  const result = (problems) => ({ problems, sent: [...new Set(found.map((answer) => answer.encoding))] });
+  const answered = answers.filter(isAnswered);
+  if (answered.length === 0)
+    return result([{ kind: 'unreachable', line: `UNREACHABLE ${file.path}: ${answers.map((answer) => answer.error)[0]} (${url.href})` }]);
   // Netlify and Cloudflare Pages read _headers and never serve it; other hosts may.
-  if (file.path === HEADERS_FILE && answer.status === 404) return [];
-  if (answer.status !== 200) return [{ kind: 'missing', line: `MISSING ${file.path}: HTTP ${answer.status} (${url.href})` }];
+  if (file.path === HEADERS_FILE && found.length === 0) return result([]);
+  if (found.length === 0) return result([{ kind: 'missing', line: `MISSING ${file.path}: HTTP ${answered[0].status} (${url.href})` }]);
   /** @type {Problem[]} */
   const problems = [];
-  const sha384 = sri(answer.body);
-  if (sha384 !== file.sha384)
+  // Some encodings found and some not: a copy the host serves to some browsers only is gone.
+  for (const answer of answers) {
+    if (answer.error !== undefined) {
+      problems.push({ kind: 'unreachable', line: `UNREACHABLE ${file.path} (asked for ${answer.asked}): ${answer.error} (${url.href})` });
+      continue;
+    }
+    if (answer.status === 200) continue;
+    problems.push({ kind: 'missing', line: `MISSING ${file.path} (asked for ${answer.asked}): HTTP ${answer.status} (${url.href})` });
+  }
+  problems.push(...alteredCopies(file, found));
+  // The promised headers, on the file itself (the identity answer when there is one).
+  for (const [name, promised] of Object.entries(headersFor(urlPath))) {
+    const sent = found[0].headers.get(name);
+    if (keeps(name, promised, sent)) continue;
+    problems.push({
+      kind: 'header',
+      line: `HEADER ${file.path}: ${name} is ${sent === null ? 'missing' : JSON.stringify(sent)}, expected ${JSON.stringify(promised)}`,
+    });
+  }
+  return result(problems);
+}
+
+/**
+ * Whether a request got an answer (any status).
+ * @param {Answer} answer
+ * @returns {answer is Answered}
+ */
+const isAnswered = (answer) => answer.error === undefined;
+
+/**
+ * Whether a request found the file (200).
+ * @param {Answer} answer
+ * @returns {answer is Answered}
+ */
+const isFound = (answer) => isAnswered(answer) && answer.status === 200;
+
+/**
+ * One ALTERED line per copy whose bytes differ from the build's, naming the encoding the host sent.
+ * @param {{ path: string, bytes: number, sha384: string }} file
+ * @param {Answered[]} found
+ * @returns {Problem[]}
+ */
+function alteredCopies(file, found) {
+  /** @type {Problem[]} */
+  const problems = [];
+  const checked = new Set();
+  const reported = new Set();
+  for (const answer of found) {
+    // Asked for br, a host without brotli sends the file itself: that copy is checked once.
+    if (checked.has(answer.encoding)) continue;
+    checked.add(answer.encoding);
+    const sha384 = sri(answer.body);
+    // The same wrong bytes in a second encoding are the altered file compressed on the fly (nginx's
+    // `gzip on` when no .gz is left): one line for them.
+    if (sha384 === file.sha384 || reported.has(sha384)) continue;
+    reported.add(sha384);
     problems.push({
       kind: 'altered',
-      line: `ALTERED ${file.path}: ${answer.body.length} bytes with ${sha384}, dist/ has ${file.bytes} bytes with ${file.sha384}`,
+      line: `ALTERED ${file.path} (${answer.encoding}): ${answer.body.length} bytes with ${sha384}, dist/ has ${file.bytes} bytes with ${file.sha384}`,
     });
-  for (const [name, promised] of Object.entries(headersFor(urlPath))) {
-    const sent = answer.headers.get(name);
-    if (!keeps(name, promised, sent))
-      problems.push({
-        kind: 'header',
-        line: `HEADER ${file.path}: ${name} is ${sent === null ? 'missing' : JSON.stringify(sent)}, expected ${JSON.stringify(promised)}`,
-      });
   }
   return problems;
 }
@@ -182,15 +281,24 @@ async function mapLimited(items, limit, job) {
 }
 
 /**
+ * How many files the host sent in each encoding: `17 identity, 13 gzip, 13 br`.
+ * @param {FileResult[]} results
+ */
+function encodingCounts(results) {
+  return ENCODINGS.map((encoding) => `${results.filter((result) => result.sent.includes(encoding)).length} ${encoding}`).join(', ');
+}
+
+/**
  * The summary line: what was checked, and the problems by kind.
  * @param {URL} base
  * @param {Audit} audit
- * @param {number} fileCount
+ * @param {FileResult[]} results
  * @param {Problem[]} problems
  */
-function summary(base, audit, fileCount, problems) {
-  const what = `${fileCount} files of version ${audit.version} (${audit.build} build) at ${base.href}`;
-  if (!problems.length) return `verify: OK, ${what}: every SHA-384 matches dist/ and every promised header is sent`;
+function summary(base, audit, results, problems) {
+  const what = `${results.length} files of version ${audit.version} (${audit.build} build) at ${base.href}`;
+  if (!problems.length)
+    return `verify: OK, ${what}: every SHA-384 matches dist/ in every encoding sent (${encodingCounts(results)}) and every promised header is sent`;
   /** @type {Partial<Record<Problem['kind'], number>>} */
   const counts = {};
   for (const { kind } of problems) counts[kind] = (counts[kind] ?? 0) + 1;
@@ -204,13 +312,13 @@ async function main() {
   const { base, dist } = parseArgs(process.argv.slice(2));
   const local = await readLocalAudit(dist);
   // The site's own audit.json first: if that cannot be fetched at all, nothing can.
-  const first = await fetchFile(new URL('audit.json', base));
+  const first = await fetchFile(new URL('audit.json', base), 'identity');
   if (first.error !== undefined) throw new CannotVerify(`cannot reach ${base.href}: ${first.error}`);
   const files = [...local.audit.files, { path: 'audit.json', bytes: local.bytes.length, sha384: sri(local.bytes) }];
   const results = await mapLimited(files, CONCURRENCY, (file) => checkFile(base, file));
-  const problems = results.flat();
+  const problems = results.flatMap((result) => result.problems);
   for (const { line } of problems) console.log(line);
-  console.log(summary(base, local.audit, files.length, problems));
+  console.log(summary(base, local.audit, results, problems));
   return problems.length ? 1 : 0;
 }
 

@@ -28,7 +28,7 @@ for (const build of BUILDS) {
       assert.match(html, `<h1>${h1}</h1>`, file);
       assert.match(html, new RegExp(NAV), file);
       assert.match(html, /<main id="main" tabindex="-1">/, file);
-      // Still nothing inline: the app runs under `default-src 'self'`.
+      // Still nothing inline: the app runs under `script-src 'self'; style-src 'self'`.
       assert.not.match(html, /<script>|<script type="module">|<style|style=/, file);
     }
     assert.match(

@@ -107,7 +107,7 @@ for (const build of BUILDS) {
       const page = await openInstalled(context, host.url);
       const old = await cacheNames(page);
       host.setRoot(next);
-      // A host that sends no CSP (python's, S3): with ours, \`default-src 'self'\` already keeps
+      // A host that sends no CSP (python's, S3): with ours, \`connect-src 'self'\` already keeps
       // the worker from fetching another origin; without it only the worker's own check does.
       misbehave = (req, res) => {
         if (req.url === '/sw.js')

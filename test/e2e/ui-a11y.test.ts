@@ -1,5 +1,6 @@
 // Accessibility (axe-core), CSP and console on every screen of the built site, served with
-// `Content-Security-Policy: default-src 'self'`: online, offline, and with an update waiting.
+// the project's Content-Security-Policy (`default-src 'none'` and only 'self' for what the app
+// loads): online, offline, and with an update waiting.
 import type { BrowserContext } from 'playwright-core';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';

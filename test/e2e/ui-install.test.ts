@@ -4,6 +4,7 @@ import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { SECURITY_HEADERS } from '../../tools/headers.mjs';
 import { SCREENS, settle } from './lib/app';
 import { freshContext, launchWithProfile } from './lib/browser';
 import { startHost } from './lib/hosts';
@@ -59,7 +60,10 @@ for (const build of BUILDS) {
         if (req.url !== '/manifest.webmanifest') return false;
         const manifest = JSON.parse(readFileSync(path.join(dist, 'manifest.webmanifest'), 'utf8'));
         res
-          .writeHead(200, { 'Content-Type': 'application/manifest+json', 'Content-Security-Policy': "default-src 'self'" })
+          .writeHead(200, {
+            'Content-Type': 'application/manifest+json',
+            'Content-Security-Policy': SECURITY_HEADERS['Content-Security-Policy'],
+          })
           .end(JSON.stringify({ ...manifest, icons: [] }));
         return true;
       },

@@ -1,9 +1,10 @@
 // `npm run verify -- <URL>` (tools/verify.mjs) against real hosts, the preview server and nginx
-// with the shipped config: a clean deploy passes; an altered byte, a missing file and a wrong
-// header each give one clear line and exit 1; an unreachable URL and a URL that is not http(s)
+// with the shipped config: a clean deploy passes; an altered byte (in the file, or only in its
+// .gz or .br copy), a missing file and a wrong header each give one clear line and exit 1; an unreachable URL and a URL that is not http(s)
 // give one line and exit 2, never a stack trace.
 import { spawn } from 'node:child_process';
-import { mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { brotliCompressSync, gzipSync } from 'node:zlib';
+import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -38,7 +39,21 @@ function removeWithCopies(dir: string, file: string): void {
   for (const suffix of ['', '.gz', '.br']) rmSync(path.join(dir, file + suffix), { force: suffix !== '' });
 }
 
+/**
+ * Alters one representation of a site's file, the others left as built: the file itself, or only
+ * its `.gz` or `.br` copy (written from the altered text, so it still decodes).
+ */
+function alterRepresentation(dir: string, file: string, encoding: 'identity' | 'gzip' | 'br'): void {
+  const original = readFileSync(path.join(dir, file), 'utf8');
+  const altered = Buffer.from(original.replace(/.$/s, (last) => (last === ';' ? ' ' : ';')));
+  if (encoding === 'identity') writeFileSync(path.join(dir, file), altered);
+  if (encoding === 'gzip') writeFileSync(path.join(dir, file + '.gz'), gzipSync(altered));
+  if (encoding === 'br') writeFileSync(path.join(dir, file + '.br'), brotliCompressSync(altered));
+}
+
 const VERIFY_HOSTS: HostKind[] = ['preview', 'nginx'];
+/** The hosts that send a file's `.br` copy: the preview server; Debian's nginx has no brotli module. */
+const SENDS_BROTLI: HostKind[] = ['preview'];
 const dist = site('react', 'v1');
 const fileCount = audit(dist).files.length + 1; // and audit.json itself
 
@@ -80,9 +95,50 @@ for (const kind of VERIFY_HOSTS) {
     );
     const result = await verify(host.url, dist);
     assert.is(result.stdout.length, 2, result.stdout.join('\n'));
-    assert.match(result.stdout[0], /^ALTERED licenses\.txt: \d+ bytes with sha384-\S+, dist\/ has \d+ bytes with sha384-\S+$/);
+    assert.match(result.stdout[0], /^ALTERED licenses\.txt \(identity\): \d+ bytes with sha384-\S+, dist\/ has \d+ bytes with sha384-\S+$/);
     assert.match(result.stdout[1], new RegExp(`^verify: FAILED, 1 problem \\(1 altered\\) in ${fileCount} files`));
     assert.is(result.code, 1);
+  });
+
+  for (const encoding of ['identity', 'gzip', 'br'] as const) {
+    const sent = encoding !== 'br' || SENDS_BROTLI.includes(kind);
+    test(`the app script altered only as ${encoding}: ${sent ? `one ALTERED line naming ${encoding}, exit 1` : 'never sent by this host, exit 0'}`, async ({
+      host,
+    }) => {
+      const script = appScript(dist);
+      host.setRoot(brokenCopy(dist, (copy) => alterRepresentation(copy, script, encoding)));
+      const result = await verify(host.url, dist);
+      if (!sent) {
+        // nginx never sends the .br copy, so no visitor can get the altered bytes: the summary says none was checked.
+        assert.match(result.stdout.join('\n'), /^verify: OK, .* 0 br\)/);
+        assert.is(result.code, 0);
+        return;
+      }
+      assert.is(result.stdout.length, 2, result.stdout.join('\n'));
+      assert.match(
+        result.stdout[0],
+        new RegExp(
+          `^ALTERED ${script.replace(/[.]/g, '\\.')} \\(${encoding}\\): \\d+ bytes with sha384-\\S+, dist/ has \\d+ bytes with sha384-\\S+$`,
+        ),
+      );
+      assert.match(result.stdout[1], /^verify: FAILED, 1 problem \(1 altered\)/);
+      assert.is(result.code, 1);
+    });
+  }
+
+  test('a clean deploy checks every copy the host sends: identity always, gzip where there is a .gz, br only where the host sends it', async ({
+    host,
+  }) => {
+    const result = await verify(host.url, dist);
+    const copies = audit(dist).files.filter((file) => existsSync(path.join(dist, file.path + '.gz'))).length;
+    const counts = /in every encoding sent \((\d+) identity, (\d+) gzip, (\d+) br\)/.exec(result.stdout[0]);
+    assert.ok(counts, result.stdout.join('\n'));
+    const [identity, gzip, brotli] = counts.slice(1).map(Number);
+    assert.is(identity, fileCount);
+    // audit.json has copies too; nginx also compresses a few small text files on the fly (gzip on).
+    assert.ok(gzip >= copies + 1, `${gzip} gzip`);
+    assert.is(brotli, SENDS_BROTLI.includes(kind) ? copies + 1 : 0);
+    assert.is(result.code, 0);
   });
 
   test('a missing file: one MISSING line naming the file and the status, exit 1', async ({ host }) => {

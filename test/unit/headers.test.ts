@@ -3,12 +3,42 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { headersFile, headersFor, nginxServerBlock } from '../../tools/headers.mjs';
+import { headersFile, headersFor, nginxHttpsConfig, nginxServerBlock } from '../../tools/headers.mjs';
 
 const test = suite('header table');
 
+/** The policy, spelled out: what the README promises. */
+const CSP =
+  "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; manifest-src 'self'; worker-src 'self'; " +
+  "base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+
 test('deploy/nginx.conf is the one generated from the table (regenerate: node tools/headers.mjs --nginx > deploy/nginx.conf)', () => {
   assert.fixture(readFileSync(path.join(process.cwd(), 'deploy/nginx.conf'), 'utf8'), nginxServerBlock());
+});
+
+test('deploy/nginx-https.conf is the one generated from the table (regenerate: node tools/headers.mjs --nginx-https > deploy/nginx-https.conf)', () => {
+  assert.fixture(readFileSync(path.join(process.cwd(), 'deploy/nginx-https.conf'), 'utf8'), nginxHttpsConfig());
+});
+
+test('nginx-https.conf: plain HTTP only redirects to HTTPS; the TLS block sends every header of nginx.conf, plus HSTS for two years', () => {
+  const [redirect, tls] = nginxHttpsConfig()
+    .split(/\n(?=server \{)/)
+    .slice(1);
+  assert.match(redirect, /listen 80;/);
+  assert.match(redirect, /return 301 https:\/\/\$host\$request_uri;/);
+  assert.not.match(redirect, /add_header|root /, 'the HTTP block serves nothing');
+  assert.match(tls, /listen 443 ssl/);
+  assert.match(tls, /ssl_certificate \S+;/);
+  assert.match(tls, /ssl_certificate_key \S+;/);
+  const headerLines = (text: string) => text.split('\n').filter((line) => line.includes('add_header'));
+  const hsts = '        add_header Strict-Transport-Security "max-age=63072000; includeSubDomains" always;';
+  const tlsHeaders = headerLines(tls);
+  assert.equal(
+    tlsHeaders.filter((line) => line !== hsts),
+    headerLines(nginxServerBlock()),
+    'the same headers as over HTTP',
+  );
+  assert.is(tlsHeaders.filter((line) => line === hsts).length, 3, 'HSTS in each of the three locations');
 });
 
 test('the promised headers: no-cache for the worker, the HTML and the rest, immutable for hashed names under /assets/, the manifest type', () => {
@@ -20,9 +50,22 @@ test('the promised headers: no-cache for the worker, the HTML and the rest, immu
   assert.is(headersFor('/manifest.webmanifest')['Content-Type'], 'application/manifest+json');
   assert.is(headersFor('/sw.js')['Content-Type'], undefined, 'other types are left to the host');
   for (const urlPath of ['/', '/assets/app-ABCD1234.js']) {
-    assert.is(headersFor(urlPath)['Content-Security-Policy'], "default-src 'self'");
+    assert.is(headersFor(urlPath)['Content-Security-Policy'], CSP);
     assert.is(headersFor(urlPath)['X-Content-Type-Options'], 'nosniff');
   }
+});
+
+test('the security headers: a CSP from nothing, no framing, an opener and resource policy of our own, unused features denied', () => {
+  const headers = headersFor('/');
+  assert.is(headers['Referrer-Policy'], 'no-referrer');
+  assert.is(headers['X-Frame-Options'], 'DENY');
+  assert.is(headers['Cross-Origin-Opener-Policy'], 'same-origin');
+  assert.is(headers['Cross-Origin-Resource-Policy'], 'same-origin');
+  assert.is(
+    headers['Permissions-Policy'],
+    'camera=(), microphone=(), geolocation=(), payment=(), usb=(), serial=(), hid=(), midi=(), display-capture=()',
+  );
+  assert.is(headers['Strict-Transport-Security'], undefined, 'HSTS only in the HTTPS server block');
 });
 
 test('_headers never sets one header in two rules that match the same path', () => {

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { gzipSync, brotliCompressSync, gunzipSync, brotliDecompressSync } from 'node:zlib';
+import { SECURITY_HEADERS } from '../../tools/headers.mjs';
 import { listen, preferredEncoding, safePath, type Listening } from '../../tools/serve/server.mjs';
 
 const SECRET = 'TOP-SECRET-OUTSIDE-DIST';
@@ -64,7 +65,8 @@ function previewServerSuite(name: string, start: () => Promise<Listening>) {
     assert.ok(r.body.includes('<title>home</title>'));
     assert.is(r.headers['content-type'], 'text/html; charset=utf-8');
     assert.is(r.headers['cache-control'], 'no-cache');
-    assert.is(r.headers['content-security-policy'], "default-src 'self'");
+    assert.is(r.headers['content-security-policy'], SECURITY_HEADERS['Content-Security-Policy']);
+    assert.match(String(r.headers['content-security-policy']), /^default-src 'none';/);
     assert.is(r.headers['x-content-type-options'], 'nosniff');
   });
 

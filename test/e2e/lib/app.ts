@@ -210,7 +210,7 @@ let axeSource: string | undefined;
 /**
  * Runs axe-core on the whole page; returns one line per violation. The source goes in through the
  * DevTools protocol (page.evaluate), which CSP does not govern, so the app keeps its own CSP: a
- * <script> tag with inline content would be blocked by `default-src 'self'`, as it should be.
+ * <script> tag with inline content would be blocked by `script-src 'self'`, as it should be.
  */
 export async function axeViolations(page: Page): Promise<string[]> {
   axeSource ??= readFileSync(path.join(process.cwd(), 'node_modules/axe-core/axe.min.js'), 'utf8');

@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, readFileSync, renameSync, symlinkSync, writeFile
 import net from 'node:net';
 import path from 'node:path';
 import { listen, type Intercept } from '../../../tools/serve/server.mjs';
-import { freePort, restartable } from './processes';
+import { freePort, restartable, stopProcess } from './processes';
 import { temp } from './site';
 import { until } from './wait';
 
@@ -163,6 +163,11 @@ export function nginxConfig(prefix: string, root: string, port: number, editServ
   const server = shipped.replace(/^(\s*)listen [^;]+;/m, `$1listen 127.0.0.1:${port};`).replace(/^(\s*)root [^;]+;/m, `$1root ${root};`);
   if (!server.includes(`listen 127.0.0.1:${port};`) || !server.includes(`root ${root};`))
     throw new Error('deploy/nginx.conf has no `listen` or no `root` line to fill in');
+  return nginxMainConfig(prefix, server);
+}
+
+/** The main configuration around the server blocks `servers`: everything of nginx's own under `prefix`. */
+function nginxMainConfig(prefix: string, servers: string): string {
   const temps = NGINX_TEMP_FOLDERS.map((name) => `  ${name}_temp_path ${path.join(prefix, name)};`);
   return [
     'daemon off;',
@@ -176,7 +181,7 @@ export function nginxConfig(prefix: string, root: string, port: number, editServ
     `  log_format tests escape=json '{"method":"$request_method","url":"$request_uri","inm":"$http_if_none_match","ims":"$http_if_modified_since"}';`,
     `  access_log ${path.join(prefix, 'access.log')} tests;`,
     ...temps,
-    server,
+    servers,
     '}',
     '',
   ].join('\n');
@@ -239,4 +244,39 @@ async function startNginx(dir: string, editServerBlock?: (serverBlock: string) =
     setRoot,
     ...restartable(child, () => spawnNginx(prefix, port)),
   };
+}
+
+/** nginx over HTTPS on loopback ports, as the tests see it. */
+export interface HttpsHost {
+  httpPort: number;
+  httpsPort: number;
+  close(): Promise<void>;
+}
+
+/** Fills `pattern`'s match in `text` with `replacement`; throws when the shipped file has no such line. */
+function fill(text: string, pattern: RegExp, replacement: string): string {
+  if (!pattern.test(text)) throw new Error(`deploy/nginx-https.conf has no line matching ${pattern}`);
+  return text.replace(pattern, replacement);
+}
+
+/**
+ * Debian's nginx running the shipped deploy/nginx-https.conf on two free loopback ports, serving
+ * `dir` with the given certificate: the plain-HTTP block redirects to the HTTPS port (its
+ * `return 301 https://$host...` gets the port, since the test's is not 443).
+ */
+export async function startNginxHttps(dir: string, { certificate, key }: { certificate: string; key: string }): Promise<HttpsHost> {
+  const prefix = temp();
+  for (const name of NGINX_TEMP_FOLDERS) mkdirSync(path.join(prefix, name));
+  const httpPort = await freePort();
+  const httpsPort = await freePort();
+  let servers = readFileSync(path.join(process.cwd(), 'deploy/nginx-https.conf'), 'utf8');
+  servers = fill(servers, /^(\s*)listen 80;/m, `$1listen 127.0.0.1:${httpPort};`);
+  servers = fill(servers, /^(\s*)listen 443 ([^;]+);/m, `$1listen 127.0.0.1:${httpsPort} $2;`);
+  servers = fill(servers, /return 301 https:\/\/\$host\$request_uri;/, `return 301 https://$host:${httpsPort}$request_uri;`);
+  servers = fill(servers, /^(\s*)root [^;]+;/m, `$1root ${path.resolve(dir)};`);
+  servers = fill(servers, /^(\s*)ssl_certificate [^;]+;/m, `$1ssl_certificate ${certificate};`);
+  servers = fill(servers, /^(\s*)ssl_certificate_key [^;]+;/m, `$1ssl_certificate_key ${key};`);
+  writeFileSync(path.join(prefix, 'nginx.conf'), nginxMainConfig(prefix, servers));
+  const child = await spawnNginx(prefix, httpsPort);
+  return { httpPort, httpsPort, close: () => stopProcess(child) };
 }
