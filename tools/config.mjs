@@ -55,10 +55,14 @@ export function appIdentity(pkg, base = '/') {
  * @returns {string}
  */
 export function checkedBase(base) {
-  if (typeof base !== 'string' || !/^\/([A-Za-z0-9._~-]+\/)*$/.test(base))
-    throw new BuildError(
+  const refused = () =>
+    new BuildError(
       `--base must start and end with "/" and hold only plain path segments (for example /my-app/), not ${JSON.stringify(base)}`,
     );
+  if (typeof base !== 'string' || !/^\/([A-Za-z0-9._~-]+\/)*$/.test(base)) throw refused();
+  // `.` and `..` are no folders of the host: a browser resolves /a/../b/ to /b/, so the worker's
+  // scope and every URL the app writes under the base would point somewhere else.
+  if (base.split('/').some((segment) => segment === '.' || segment === '..')) throw refused();
   return base;
 }
 

@@ -197,6 +197,20 @@ const broken: [string, (d: string) => void, RegExp, string[]?][] = [
     /^build failed: src\/ui\/screens\/Help Me\.tsx: a screen's file name is its URL/,
   ],
   [
+    'an icon the page and the manifest name that static/ lacks',
+    (d) => rmSync(path.join(d, 'static/icons/icon-192.png')),
+    /^build failed: (static\/index\.html \(or a screen\)|static\/manifest\.webmanifest) names \/icons\/icon-192\.png, but the build writes no icons\/icon-192\.png \(add it to static\/, or fix the reference\)$/,
+  ],
+  [
+    'a manifest icon that static/ lacks',
+    (d) =>
+      writeFileSync(
+        path.join(d, 'static/manifest.webmanifest'),
+        readFileSync(path.join(d, 'static/manifest.webmanifest'), 'utf8').replace('/icons/icon-512.png', '/icons/icon-1024.png'),
+      ),
+    /^build failed: static\/manifest\.webmanifest names \/icons\/icon-1024\.png, but the build writes no icons\/icon-1024\.png/,
+  ],
+  [
     'broken JSON in package.json',
     (d) => writeFileSync(path.join(d, 'package.json'), '{ "name": '),
     /^build failed: package\.json is not valid JSON/,
@@ -219,8 +233,8 @@ test('rejects an unknown flag with one line naming it', () => {
   assert.match(r.stderr, /^build failed: unknown option --nope \(expected .*--preact/);
 });
 
-test('refuses a --base that does not start and end with "/" with one line, and writes no dist/', () => {
-  for (const base of ['my-app/', '/my-app', '/my app/']) {
+test('refuses a --base that does not start and end with "/", or has a "." or ".." segment, with one line, and writes no dist/', () => {
+  for (const base of ['my-app/', '/my-app', '/my app/', '/a/../b/', '/./', '/my-app/../']) {
     const r = build(dir, '--base', base);
     assert.is(r.code, 1, base);
     assert.is(

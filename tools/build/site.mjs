@@ -8,6 +8,7 @@ import { auditAndCompress } from './audit.mjs';
 import { htmlFileOf, renderHtml } from './html.mjs';
 import { prerender } from './prerender.mjs';
 import { readProject } from './project.mjs';
+import { checkReferences } from './references.mjs';
 import { SBOM_FILE, sbom } from './sbom.mjs';
 import { staticFiles } from './static-files.mjs';
 import { buildServiceWorker } from './worker.mjs';
@@ -92,6 +93,8 @@ export async function buildSite(root, opts) {
     files: audited.map(({ entry }) => entry).sort((a, b) => (a.path < b.path ? -1 : 1)),
   };
   site.add('audit.json', Buffer.from(JSON.stringify(audit, null, 2) + '\n'));
+  // Every file the pages and the manifest name is one of ours: checked once the last file exists.
+  checkReferences(site.files, opts.base);
   // Precompressed copies go beside the files, outside the audit and the precache (same bytes, encoded).
   const { files } = site;
   for (const { copies } of await site.audited()) {
