@@ -1,9 +1,12 @@
-// /about, "What this app ships": every file of the build from audit.json, the licences, and a
-// link to the SBOM (sbom.cdx.json, written by the build from esbuild's metafile).
+// /about, "What this app ships": every file of the build from audit.json, what the page's script
+// is made of (bundle.json), the licences, and a link to the SBOM (sbom.cdx.json); the build
+// writes both from esbuild's metafile.
 import type { Audit, AuditFile } from '../../audit';
 import { withBase } from '../../base';
+import type { BundleComposition } from '../../bundle';
 import { formatNumber } from '../format';
 import { useAudit, useFetched, type Fetched } from '../useFetched';
+import Composition from './about/Composition';
 
 export const title = 'What this app ships';
 export const navOrder = 3;
@@ -14,11 +17,14 @@ const SIZE_COLUMNS = ['bytes', 'gzip', 'brotli'] as const;
 export default function About() {
   const audit = useAudit();
   const licences = useFetched(withBase('/licenses.txt'), (response) => response.text());
+  const bundle = useFetched<BundleComposition>(withBase('/bundle.json'), (response) => response.json());
   return (
     <>
       {audit.status === 'loading' && <p>Loading…</p>}
       {audit.status === 'failed' && <p>{audit.message}</p>}
       {audit.status === 'loaded' && <FilesTable audit={audit.value} />}
+      <h2>What the script is made of</h2>
+      <BundleView bundle={bundle} />
       <h2>Licences of bundled code</h2>
       <p>
         <a href={withBase('/sbom.cdx.json')}>Software bill of materials</a> (CycloneDX JSON): every third-party package in the JavaScript,
@@ -79,6 +85,13 @@ function FileRow({ file }: { file: AuditFile }) {
       </td>
     </tr>
   );
+}
+
+/** The page's script from bundle.json, or the sentence to show instead. */
+function BundleView({ bundle }: { bundle: Fetched<BundleComposition> }) {
+  if (bundle.status !== 'loaded') return <p>{bundle.status === 'failed' ? bundle.message : 'Loading…'}</p>;
+  const script = bundle.value.outputs.find((output) => output.path.endsWith('.js'));
+  return script ? <Composition output={script} /> : <p>The build lists no script.</p>;
 }
 
 /** What to show for a fetched text file: its text, the failure sentence, or "Loading…". */
