@@ -46,13 +46,13 @@ test('is deterministic: two builds, in two folders, give byte-identical dist/', 
   }
   const a = snapshot(path.join(dir, 'dist'));
   const b = snapshot(path.join(other, 'dist'));
-  assert.ok(Object.keys(a).length >= 10);
+  assert.ok(Object.keys(a).length >= 10 && 'bundle.json' in a, 'the composition is one of the files compared');
   assert.equal(a, b);
   assert.is(build(dir).code, 0);
   assert.equal(snapshot(path.join(dir, 'dist')), a);
 });
 
-test('writes each route, 404.html, sw.js, _headers, sbom.cdx.json and audit.json with hashes of every file', () => {
+test('writes each route, 404.html, sw.js, _headers, sbom.cdx.json, bundle.json and audit.json with hashes of every file', () => {
   const r = build(dir);
   assert.is(r.code, 0, r.stderr);
   for (const f of [
@@ -64,6 +64,7 @@ test('writes each route, 404.html, sw.js, _headers, sbom.cdx.json and audit.json
     'robots.txt',
     '_headers',
     'sbom.cdx.json',
+    'bundle.json',
   ]) {
     assert.ok(existsSync(path.join(dir, 'dist', f)), f);
   }
@@ -76,7 +77,7 @@ test('writes each route, 404.html, sw.js, _headers, sbom.cdx.json and audit.json
   // precached (/about links it), _headers is not (Netlify and Cloudflare Pages never serve it).
   assert.ok(paths.includes('_headers') && paths.includes('sbom.cdx.json'));
   const precached = Object.keys(JSON.parse(readFileSync(path.join(dir, 'dist/precache.json'), 'utf8')));
-  assert.ok(precached.includes('/sbom.cdx.json'));
+  assert.ok(precached.includes('/sbom.cdx.json') && precached.includes('/bundle.json'));
   assert.not.ok(precached.includes('/_headers'));
   const html = readFileSync(path.join(dir, 'dist/status/index.html'), 'utf8');
   assert.match(html, /<script type="module" src="\/assets\/app-\w+\.js" integrity="sha384-/);

@@ -308,6 +308,11 @@ for (const [index, build] of BUILDS.entries()) {
     await tab.goto(url('/about/'));
     const version = audit(v1).version;
     await until('/about/ to list the audit from the cache', async () => (await tab.text()).includes(`Version ${version}`));
+    await until('/about/ to show the bundle composition from the cache', () =>
+      tab.evaluate(
+        () => document.querySelectorAll('table.composition tbody tr').length > 5 && !!document.querySelector('svg.chart[role="img"]'),
+      ),
+    );
     await tab.goto(url('/status/'));
     // The status screen hashes every precached file in the page: the cache holds the version intact.
     await until('/status/ to verify every file', async () => /(\d+) of \1 files verified/.test(await tab.text()));

@@ -25,9 +25,9 @@ async function typecheckFirst(root) {
  */
 export async function buildOnce(root, opts) {
   if (opts.check) await typecheckFirst(root);
-  const { files, audit, budgets, appGzip } = await buildSite(root, opts);
+  const { files, audit, budgets, appGzip, composition } = await buildSite(root, opts);
   const rows = budgetRows(audit, budgets, opts.preact, appGzip);
-  printTable(audit, rows);
+  printTable(audit, rows, composition);
   const over = overBudget(rows);
   if (over) {
     const [key, gzip, budget] = over;

@@ -1,5 +1,5 @@
 // Every file of the site, built in memory: static files, the page bundle and its licences, the
-// SBOM, each screen's prerendered HTML, the precache manifest and sw.js, the host's headers file
+// SBOM and the bundle's composition, each screen's prerendered HTML, the precache manifest and sw.js, the host's headers file
 // and audit.json, with each file's precompressed copies.
 import { HEADERS_FILE, headersFile } from '../headers.mjs';
 import { sri } from '../sri.mjs';
@@ -8,6 +8,7 @@ import { auditAndCompress } from './audit.mjs';
 import { htmlFileOf, renderHtml } from './html.mjs';
 import { prerender } from './prerender.mjs';
 import { readProject } from './project.mjs';
+import { COMPOSITION_FILE, compositionFile } from './composition.mjs';
 import { checkReferences } from './references.mjs';
 import { SBOM_FILE, sbom } from './sbom.mjs';
 import { staticFiles } from './static-files.mjs';
@@ -45,7 +46,7 @@ function siteFiles() {
  * Builds every file of the site in memory: Map of posix path -> Buffer, and its audit.
  * @param {string} root
  * @param {{ preact: boolean, killSwitch: boolean, base: string }} opts
- * @returns {Promise<{ files: Map<string, Buffer>, audit: Audit, budgets: Record<string, number>, appGzip: number | null }>}
+ * @returns {Promise<{ files: Map<string, Buffer>, audit: Audit, budgets: Record<string, number>, appGzip: number | null, composition: import('./composition.mjs').Composition }>}
  */
 export async function buildSite(root, opts) {
   const { template, manifestTemplate, screens, pkg, identity, networkOnly, budgets } = await readProject(root, { base: opts.base });
@@ -59,7 +60,11 @@ export async function buildSite(root, opts) {
   for (const [file, contents] of statics) site.add(file, contents);
   for (const asset of assets) site.add(asset.path, asset.contents);
   // Precached like licenses.txt: /about links it, and the link works offline too.
-  site.add(SBOM_FILE, await sbom({ root, metafile: assets.metafile, pkg, build: opts.preact ? 'preact' : 'react' }));
+  const build = opts.preact ? 'preact' : 'react';
+  site.add(SBOM_FILE, await sbom({ root, metafile: assets.metafile, pkg, build }));
+  // Precached too: /about draws it, offline as well.
+  const composition = compositionFile({ root, metafile: assets.metafile, build });
+  site.add(COMPOSITION_FILE, composition.contents);
   // Stylesheets first so the first paint is styled; module scripts are deferred anyway.
   const pageAssets = [...assets.filter((a) => a.path.endsWith('.css')), ...assets.filter((a) => a.path.endsWith('.js'))];
   for (const route of screens) {
@@ -89,7 +94,7 @@ export async function buildSite(root, opts) {
   const audit = {
     name: pkg.name,
     version,
-    build: opts.preact ? 'preact' : 'react',
+    build,
     files: audited.map(({ entry }) => entry).sort((a, b) => (a.path < b.path ? -1 : 1)),
   };
   site.add('audit.json', Buffer.from(JSON.stringify(audit, null, 2) + '\n'));
@@ -100,5 +105,5 @@ export async function buildSite(root, opts) {
   for (const { copies } of await site.audited()) {
     for (const [file, contents] of copies) files.set(file, contents);
   }
-  return { files, audit, budgets, appGzip: assets.appGzip };
+  return { files, audit, budgets, appGzip: assets.appGzip, composition: composition.document };
 }

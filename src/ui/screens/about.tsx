@@ -1,24 +1,33 @@
-// /about, "What this app ships": every file of the build from audit.json, the licences, and a
-// link to the SBOM (sbom.cdx.json, written by the build from esbuild's metafile).
+// /about, "What this app ships": every file of the build from audit.json, what the page's script
+// is made of (bundle.json), the licences, and a link to the SBOM (sbom.cdx.json); the build
+// writes both from esbuild's metafile.
 import type { Audit, AuditFile } from '../../audit';
 import { withBase } from '../../base';
+import type { BundleComposition } from '../../bundle';
 import { formatNumber } from '../format';
 import { readText, useAudit, useFetched, type Fetched } from '../useFetched';
+import Composition from './about/Composition';
 
 export const title = 'What this app ships';
 export const navOrder = 3;
 
 const SIZE_COLUMNS = ['bytes', 'gzip', 'brotli'] as const;
 
+/** Reads a response as the build's bundle.json (at module level: useFetched fetches again for a new reader). */
+const readBundle = (response: Response): Promise<BundleComposition> => response.json();
+
 /** The "What this app ships" screen, below the <h1> that Page renders. */
 export default function About() {
   const audit = useAudit();
   const licences = useFetched(withBase('/licenses.txt'), readText);
+  const bundle = useFetched(withBase('/bundle.json'), readBundle);
   return (
     <>
       {audit.status === 'loading' && <p>Loading…</p>}
       {audit.status === 'failed' && <p>{audit.message}</p>}
       {audit.status === 'loaded' && <FilesTable audit={audit.value} />}
+      <h2>What the script is made of</h2>
+      <BundleView bundle={bundle} />
       <h2>Licences of bundled code</h2>
       <p>
         <a href={withBase('/sbom.cdx.json')}>Software bill of materials</a> (CycloneDX JSON): every third-party package in the JavaScript,
@@ -80,6 +89,13 @@ function FileRow({ file }: { file: AuditFile }) {
       </td>
     </tr>
   );
+}
+
+/** The page's script from bundle.json, or the sentence to show instead. */
+function BundleView({ bundle }: { bundle: Fetched<BundleComposition> }) {
+  if (bundle.status !== 'loaded') return <p>{bundle.status === 'failed' ? bundle.message : 'Loading…'}</p>;
+  const script = bundle.value.outputs.find((output) => output.path.endsWith('.js'));
+  return script ? <Composition output={script} /> : <p>The build lists no script.</p>;
 }
 
 /** What to show for a fetched text file: its text, the failure sentence, or "Loading…". */
