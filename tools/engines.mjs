@@ -9,10 +9,11 @@
 // By hand:   node tools/engines.mjs <chromium|firefox|webkit>[,...] [react|preact|both] [--parallel] [--grep TEXT]
 // bundles test/e2e/engines.test.ts (or the test files matching --grep) and runs them per engine.
 import { execFile, spawn } from 'node:child_process';
-import { accessSync, constants, existsSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
+import { onPath } from './on-path.mjs';
 import { runInGroup } from './run.mjs';
 
 /** @typedef {'chromium' | 'firefox' | 'webkit'} EngineName */
@@ -43,21 +44,6 @@ const APT_WEBKIT = 'apt-get install -y --no-install-recommends webkit2gtk-driver
 const self = fileURLToPath(import.meta.url);
 const root = path.dirname(path.dirname(self));
 const execFileAsync = promisify(execFile);
-
-/**
- * Finds a command on PATH; returns its full path or null.
- * @param {string} command
- */
-function onPath(command) {
-  for (const dir of (process.env.PATH ?? '').split(path.delimiter)) {
-    const candidate = path.join(dir, command);
-    try {
-      accessSync(candidate, constants.X_OK);
-      return candidate;
-    } catch {}
-  }
-  return null;
-}
 
 /**
  * The executables an engine needs: each with its path (an environment variable overrides Debian's

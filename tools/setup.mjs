@@ -6,9 +6,9 @@
 // their own one line (never pass silently). `.ci/run` relies on this too: it only runs npm ci and
 // npm test.
 import { spawnSync } from 'node:child_process';
-import { accessSync, constants, existsSync, unlinkSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
+import { existsSync, unlinkSync, writeFileSync } from 'node:fs';
 import { chromePath } from './chromium.mjs';
+import { onPath } from './on-path.mjs';
 
 /**
  * One program the tests need: what it is, where it is looked for, the Debian package that brings
@@ -22,19 +22,11 @@ import { chromePath } from './chromium.mjs';
  */
 
 /**
- * Finds a command on PATH; returns its full path, or the bare name when it is not there.
+ * Where the tests run a command from PATH: its full path, or its bare name when it is not there
+ * (a path that then does not exist, so it counts as missing).
  * @param {string} command
  */
-function onPath(command) {
-  for (const dir of (process.env.PATH ?? '').split(path.delimiter)) {
-    const candidate = path.join(dir, command);
-    try {
-      accessSync(candidate, constants.X_OK);
-      return candidate;
-    } catch {}
-  }
-  return command;
-}
+const commandPath = (command) => onPath(command) ?? command;
 
 /**
  * The programs the browser and end-to-end suites need, each where the tests look for it (an
@@ -67,15 +59,21 @@ export function requirements() {
     },
     {
       what: 'Xvfb',
-      path: onPath('Xvfb'),
+      path: commandPath('Xvfb'),
       debianPackage: 'xvfb',
       withoutRecommends: true,
       neededBy: 'the WebKit engine tests (a display for MiniBrowser)',
     },
-    { what: 'xauth', path: onPath('xauth'), debianPackage: 'xauth', withoutRecommends: true, neededBy: 'the WebKit engine tests (Xvfb)' },
+    {
+      what: 'xauth',
+      path: commandPath('xauth'),
+      debianPackage: 'xauth',
+      withoutRecommends: true,
+      neededBy: 'the WebKit engine tests (Xvfb)',
+    },
     {
       what: 'ip',
-      path: onPath('ip'),
+      path: commandPath('ip'),
       debianPackage: 'iproute2',
       withoutRecommends: true,
       neededBy: "the WebKit engine tests (their network namespace's link)",
@@ -89,7 +87,7 @@ export function requirements() {
     },
     {
       what: 'python3',
-      path: onPath('python3'),
+      path: commandPath('python3'),
       debianPackage: 'python3',
       neededBy: 'the tests on the most minimal host, python3 -m http.server',
     },
@@ -133,7 +131,7 @@ export function instructions(missing) {
 }
 
 /** Whether this runner may install Debian packages itself: root, with apt-get on PATH. */
-const canInstall = () => process.getuid?.() === 0 && onPath('apt-get') !== 'apt-get';
+const canInstall = () => process.getuid?.() === 0 && onPath('apt-get') !== null;
 
 /**
  * Runs apt-get with `args`, its output shown as it goes; resolves to whether it succeeded.
