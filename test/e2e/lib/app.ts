@@ -227,7 +227,7 @@ export async function axeViolations(page: Page): Promise<string[]> {
 }
 
 /** The text of `locator` as a user sees it: rendered, without what CSS hides, lines as laid out. */
-// biome-ignore lint/performance/useDomNodeTextContent: a test asserts the text a user sees, and textContent includes hidden text
+// innerText, not textContent: a test asserts the text a user sees, and textContent includes hidden text.
 export const shownText = (locator: Locator): Promise<string> => locator.innerText();
 
 /** Records every `securitypolicyviolation` of every page of the context, from before any script runs. */

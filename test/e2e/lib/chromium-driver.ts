@@ -48,7 +48,7 @@ function chromiumTab(page: Page): Tab {
     },
     // Playwright types evaluate() with its own handle-unboxing argument types; ours are plain JSON values.
     evaluate: <T, A>(fn: (arg: A) => T | Promise<T>, arg?: A) => page.evaluate(fn as (arg: unknown) => T | Promise<T>, arg),
-    // biome-ignore lint/performance/useDomNodeTextContent: the scenarios assert the text a user sees, and textContent includes hidden text
+    // innerText, not textContent: the scenarios assert the text a user sees, and textContent includes hidden text.
     text: () => page.evaluate(() => document.body.innerText),
     click: (text) => page.locator(`xpath=${clickableXPath(text)}`).click({ timeout: 10_000 }),
     async type(label, text) {

@@ -71,7 +71,7 @@ function firefoxTab(page: Page): Tab {
     },
     // Puppeteer types evaluate() with its own handle-unwrapping argument types; ours are plain JSON values.
     evaluate: <T, A>(fn: (arg: A) => T | Promise<T>, arg?: A) => page.evaluate(fn as (arg: unknown) => T | Promise<T>, arg) as Promise<T>,
-    // biome-ignore lint/performance/useDomNodeTextContent: the scenarios assert the text a user sees, and textContent includes hidden text
+    // innerText, not textContent: the scenarios assert the text a user sees, and textContent includes hidden text.
     text: () => page.evaluate(() => document.body.innerText),
     async click(text) {
       // A real click (BiDi input actions at the element's centre), not element.click().
