@@ -13,7 +13,7 @@ export interface PrecacheVerdict {
 
 /**
  * The URL a file is cached under: a route's HTML under its directory URL (`status/index.html` ->
- * `/status/`). tools/worker.mjs `urlOf` is the build's side of the same rule (a unit test holds
+ * `/status/`). tools/build/precache-manifest.mjs `urlOf` is the build's side of the same rule (a unit test holds
  * them together).
  */
 export const urlOf = (path: string): string => withBase('/' + path.replace(/(^|\/)index\.html$/, '$1'));
@@ -27,7 +27,7 @@ export async function sri(bytes: ArrayBuffer): Promise<string> {
 /**
  * Files of the audit the worker does not keep with a hash: sw.js (the browser keeps the worker
  * itself), audit.json (it cannot list its own hash) and _headers (the host's configuration,
- * never served by the hosts that read it). tools/worker.mjs NOT_PRECACHED is the build's side.
+ * never served by the hosts that read it). tools/build/precache-manifest.mjs NOT_PRECACHED is the build's side.
  */
 const NOT_PRECACHED = ['sw.js', 'audit.json', '_headers'];
 

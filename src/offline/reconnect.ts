@@ -89,8 +89,8 @@ export function startReconnect({
     reloadUnlessGuarded();
   }
 
+  /** Reloads now, or waits out the guard window; its caller has checked the precondition. */
   function reloadUnlessGuarded(): void {
-    if (!reloadPending || !navigator.onLine) return;
     // Within the guard window (a reload loop, or the network dropped right after the last
     // reload): wait out the window instead of reloading again.
     const waitMs = claimReload(GUARD_KEY, guardMs);

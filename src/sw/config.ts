@@ -1,4 +1,4 @@
-// What the build tells the worker (tools/worker.mjs injects these with esbuild `define`), under
+// What the build tells the worker (tools/build/worker.mjs injects these with esbuild `define`), under
 // names that say what they are. Worker-only: the page never imports src/sw/.
 import { CACHE_PREFIX } from '../app-name';
 import { withBase } from '../base';
