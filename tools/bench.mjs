@@ -5,19 +5,24 @@
 //   build       wall time of `node build.mjs --out <tmp>`
 //   dev         dev loop: a saved source file -> the reloaded page showing the change
 //   load        first visit in a fresh profile, on loopback and on a slow link (150 ms per answer,
-//               200 KiB/s): first contentful paint and "Ready to work offline" (banner shown, page
-//               controlled by the worker), both from the navigation's start; and the body bytes
-//               the server sent until then against the bytes of the distinct files
+//               200 KiB/s) with brotli/gzip copies and without: first contentful paint,
+//               navigation -> navigator.serviceWorker.ready (offline-ready) and load -> ready;
+//               the body bytes the server sent until then against the bytes of the distinct
+//               files. --compare DIR visits another built site in turn with ours and prints ratios
+//   engines     offline-ready in Firefox and WebKit (the tests' launchers), on loopback: navigation
+//               and load -> serviceWorker.ready, for ours and the --compare site in turn
 //   reconnect   `online` -> the reload it causes, reloads under flapping (8 toggles 100 ms apart),
 //               and typing through a reconnect: keys lost and last key -> reload
 //   lighthouse  Lighthouse 12 scores and paint metrics (React build only; about 30 s)
-// Usage: node tools/bench.mjs [--runs N] [--only build,dev,load,reconnect,lighthouse]
+// Usage: node tools/bench.mjs [--runs N] [--only build,dev,load,engines,reconnect,lighthouse] [--react|--preact] [--compare DIR]
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
 import { measureBuild, timedBuild } from './bench/build.mjs';
+import { printComparison } from './bench/compare-report.mjs';
 import { measureDev } from './bench/dev.mjs';
+import { measureEngines } from './bench/engines.mjs';
 import { measureLighthouse } from './bench/lighthouse.mjs';
 import { measureLoad } from './bench/load.mjs';
 import { parseArgs } from './bench/options.mjs';
@@ -57,7 +62,13 @@ async function measureOneBuild(browser, { name, preact }, options) {
     }
     if (wants('load')) {
       progress('load');
-      results.load = await measureLoad(browser, out, options.runs);
+      results.load = await measureLoad(browser, out, options.runs, options.compare);
+    }
+    if (wants('engines')) {
+      progress('engines (Firefox, WebKit)');
+      const sites = [{ label: 'ours', dir: out }];
+      if (options.compare) sites.push({ label: 'other', dir: path.resolve(options.compare) });
+      results.engines = await measureEngines(sites, options.runs);
     }
     if (wants('reconnect')) {
       progress('reconnect');
@@ -95,8 +106,12 @@ async function main() {
   );
   console.log(`load average (1, 5, 15 min): ${startedOn.loadAverage.join(', ')} at the start, ${loadAtEnd.join(', ')} at the end`);
   printTable(tableRows(results, options.runs));
-  for (const [build, parts] of Object.entries(results))
+  printComparison(results, options.runs);
+  for (const [build, parts] of Object.entries(results)) {
     if (parts.lighthouse?.error) console.log(`Lighthouse (${build}) did not run: ${parts.lighthouse.error}`);
+    for (const [engine, result] of Object.entries(parts.engines ?? {}))
+      if (result && 'error' in result) console.log(`${engine} (${build}) did not run: ${result.error}`);
+  }
   writeResults({ ...startedOn, loadAverageAtEnd: loadAtEnd.map(Number), runs: options.runs }, results);
   console.log(`numbers in ${path.relative(process.cwd(), RESULTS_FILE)}`);
 }

@@ -9,15 +9,23 @@ import { pageDefines } from './defines.mjs';
 import { screensPlugin } from './screens.mjs';
 
 /**
- * Bundles every *.test.ts(x) under test/`dir` whose path contains `grep` into `outdir` (emptied
- * first), with the constants a production build defines (the app's names from package.json, at
- * the root path); returns the bundled files, [] when none matches.
- * @param {{ root: string, dir: string, outdir: string, grep?: string, platform?: 'node' | 'browser', alias?: Record<string, string> }} options
+ * Bundles every *.test.ts(x) under test/`dir` (or every file `entries` matches) whose path
+ * contains `grep` into `outdir` (emptied first), with the constants a production build defines
+ * (the app's names from package.json, at the root path); returns the bundled files, [] when none matches.
+ * @param {{ root: string, dir: string, outdir: string, grep?: string, entries?: RegExp, platform?: 'node' | 'browser', alias?: Record<string, string> }} options
  * @returns {Promise<string[]>}
  */
-export async function bundleTests({ root, dir, outdir, grep = '', platform = 'node', alias = {} }) {
+export async function bundleTests({
+  root,
+  dir,
+  outdir,
+  grep = '',
+  entries: entryPattern = /\.test\.tsx?$/,
+  platform = 'node',
+  alias = {},
+}) {
   const src = path.join(root, 'test', dir);
-  const entries = (await listFiles(src)).filter((f) => /\.test\.tsx?$/.test(f) && f.includes(grep)).map((f) => path.join(src, f));
+  const entries = (await listFiles(src)).filter((f) => entryPattern.test(f) && f.includes(grep)).map((f) => path.join(src, f));
   await fs.rm(outdir, { recursive: true, force: true });
   if (!entries.length) return [];
   const identity = appIdentity(await readPackageJson(root));

@@ -11,13 +11,11 @@ import path from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { cachedSri, evict } from './lib/caches';
-import { launchChromium } from './lib/chromium-driver';
 import { ENGINE_NAMES, type Engine, type EngineName, type Profile, type Tab } from './lib/driver';
-import { launchFirefox } from './lib/firefox';
 import { requestsSince, startHost, type Host } from './lib/hosts';
+import { launchEngine } from './lib/launch-engine';
 import { APP_NAME, audit, copySite, site } from './lib/site';
 import { sleep, until } from './lib/wait';
-import { launchWebKit } from './lib/webkit';
 import { missingEngine } from '../../tools/engines.mjs';
 import { listScreens } from '../../tools/screens.mjs';
 
@@ -27,7 +25,6 @@ const ENGINE = (process.env.ENGINE || 'chromium') as EngineName;
 if (!ENGINE_NAMES.includes(ENGINE)) throw new Error(`ENGINE must be one of ${ENGINE_NAMES.join(', ')}, not ${ENGINE}`);
 const BUILDS: Build[] = process.env.BUILD ? [process.env.BUILD as Build] : ['react', 'preact'];
 if (!BUILDS.every((b) => b === 'react' || b === 'preact')) throw new Error(`BUILD must be react or preact, not ${process.env.BUILD}`);
-const LAUNCH: Record<EngineName, () => Promise<Engine>> = { chromium: launchChromium, firefox: launchFirefox, webkit: launchWebKit };
 
 // A missing browser is one line saying what to install, and a failed run: never a skip.
 const missing = missingEngine(ENGINE);
@@ -162,7 +159,7 @@ async function problemsOf(tab: Tab, precachedUrls: string[]): Promise<string[]> 
 
 let engine: Promise<Engine> | undefined;
 /** Launches the engine once for every suite of this file (Firefox takes ≈ 2.5 s). */
-const sharedEngine = (): Promise<Engine> => (engine ??= LAUNCH[ENGINE]());
+const sharedEngine = (): Promise<Engine> => (engine ??= launchEngine(ENGINE));
 
 /** SCENARIOS=4,6 runs only those scenarios (by number; 3 means 3a, 3b and 3c): for chasing one engine's failure by hand. */
 const SCENARIOS = process.env.SCENARIOS?.split(',').filter(Boolean) ?? [];

@@ -2,11 +2,11 @@
 import { BUILDS } from '../test-sites.mjs';
 
 /** The parts the bench can measure, in the order it measures them. */
-export const PARTS = ['build', 'dev', 'load', 'reconnect', 'lighthouse'];
+export const PARTS = ['build', 'dev', 'load', 'engines', 'reconnect', 'lighthouse'];
 
 /**
  * What to measure: runs per part, the parts, the builds.
- * @typedef {{ runs: number, parts: string[], builds: import('../test-sites.mjs').BuildName[], noLighthouse?: boolean }} BenchOptions
+ * @typedef {{ runs: number, parts: string[], builds: import('../test-sites.mjs').BuildName[], noLighthouse?: boolean, compare?: string }} BenchOptions
  */
 
 /**
@@ -24,10 +24,26 @@ export function parseArgs(argv) {
     else if (arg === '--preact') options.builds = ['preact'];
     else if (arg === '--react') options.builds = ['react'];
     else if (arg === '--no-lighthouse') options.noLighthouse = true;
-    else throw new Error(`bench: unknown option ${arg} (expected --runs N, --only ${PARTS.join(',')}, --react, --preact, --no-lighthouse)`);
+    else if (arg === '--compare') options.compare = folderArgument(argv[++i]);
+    else
+      throw new Error(
+        `bench: unknown option ${arg} (expected --runs N, --only ${PARTS.join(',')}, --react, --preact, --no-lighthouse, --compare DIR)`,
+      );
   }
   if (options.noLighthouse) options.parts = options.parts.filter((part) => part !== 'lighthouse');
+  if (options.compare && !options.parts.some((part) => part === 'load' || part === 'engines'))
+    throw new Error('bench: --compare compares first visits, the load and engines parts: add one to --only');
   return options;
+}
+
+/**
+ * The folder --compare names (a built site), or an error when none is given.
+ * @param {string | undefined} text
+ */
+function folderArgument(text) {
+  if (!text || text.startsWith('--'))
+    throw new Error('bench: --compare needs the folder of a built site, e.g. --compare ../other-app/dist');
+  return text;
 }
 
 /**

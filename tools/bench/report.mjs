@@ -2,6 +2,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { OTHER_ENGINES } from './engines.mjs';
 import { TYPING_KEYS } from './reconnect.mjs';
 import { ROOT } from './root.mjs';
 
@@ -14,6 +15,7 @@ export const RESULTS_FILE = path.join(ROOT, 'test-output', 'bench.json');
  * @property {Awaited<ReturnType<typeof import('./build.mjs').measureBuild>>} [build]
  * @property {Awaited<ReturnType<typeof import('./dev.mjs').measureDev>>} [dev]
  * @property {Awaited<ReturnType<typeof import('./load.mjs').measureLoad>>} [load]
+ * @property {Awaited<ReturnType<typeof import('./engines.mjs').measureEngines>>} [engines]
  * @property {Awaited<ReturnType<typeof import('./reconnect.mjs').measureReconnect>>} [reconnect]
  * @property {(LighthouseNumbers & { error?: undefined }) | { error: string }} [lighthouse]
  */
@@ -23,6 +25,9 @@ export const RESULTS_FILE = path.join(ROOT, 'test-output', 'bench.json');
  * measured throws, and the table shows no number for it.
  * @typedef {Required<Omit<BuildResults, 'lighthouse'>> & { lighthouse: LighthouseNumbers & { error?: string } }} MeasuredParts
  */
+/** @typedef {import('./engines.mjs').EngineSiteSummary} EngineSiteSummary */
+/** How the table names the other engines. */
+const ENGINE_LABELS = { firefox: 'Firefox', webkit: 'WebKit' };
 /** @typedef {{ limit: number, better: 'lower' | 'higher', text: string }} Target */
 /** @typedef {[label: string, react: string, preact: string, target: string, verdict: string]} Row */
 
@@ -103,6 +108,8 @@ export function tableRows(results, runs) {
   const list = (/** @type {number[] | undefined} */ values) => (values === undefined ? '—' : `[${runList(values)}]`);
   const scores = (/** @type {Record<string, number> | undefined} */ byCategory) =>
     byCategory ? ['performance', 'accessibility', 'best-practices', 'seo'].map((id) => byCategory[id]).join(' / ') : '—';
+  const largestResponse = (/** @type {{ bytes: number, encoding: string } | undefined} */ response) =>
+    response ? `${response.bytes.toLocaleString('en-US')} B ${response.encoding}` : '—';
   const lighthouseRan = (/** @type {MeasuredParts} */ parts) => (parts.lighthouse.error ? undefined : parts.lighthouse);
   const lowestScore = (/** @type {MeasuredParts} */ parts) => Math.min(...Object.values(parts.lighthouse.scores));
   return [
@@ -113,11 +120,17 @@ export function tableRows(results, runs) {
     row('  of which save -> reload starts', (p) => p.dev.reloadStartMs, list),
     row('  "rebuilt in" the dev server printed', (p) => p.dev.devServerRebuildMs, list),
     row('FCP, loopback', (p) => p.load.loopback.fcpMs.median, formatMs),
-    row('offline-ready, loopback', (p) => p.load.loopback.readyMs.median, formatMs),
-    row('FCP, slow (150 ms, 200 KiB/s)', (p) => p.load.slow.fcpMs.median, formatMs, TARGETS.slowFcpMs),
+    row('navigation -> offline-ready, loopback', (p) => p.load.loopback.readyMs.median, formatMs),
+    row('load -> offline-ready, loopback', (p) => p.load.loopback.loadToReadyMs.median, formatMs),
+    row('  every run', (p) => p.load.loopback.loadToReadyMs.runs, list),
+    row('FCP, slow (150 ms, 200 KiB/s, compressed)', (p) => p.load.slow.fcpMs.median, formatMs, TARGETS.slowFcpMs),
     row('  every run', (p) => p.load.slow.fcpMs.runs, list),
-    row('offline-ready, slow', (p) => p.load.slow.readyMs.median, formatMs, TARGETS.slowReadyMs),
+    row('navigation -> offline-ready, slow', (p) => p.load.slow.readyMs.median, formatMs, TARGETS.slowReadyMs),
     row('  every run', (p) => p.load.slow.readyMs.runs, list),
+    row('load -> offline-ready, slow', (p) => p.load.slow.loadToReadyMs.median, formatMs),
+    row('  page bundle as sent, slow', (p) => p.load.slow.largestResponse, largestResponse),
+    row('navigation -> offline-ready, slow uncompressed', (p) => p.load.slowIdentity.readyMs.median, formatMs),
+    row('load -> offline-ready, slow uncompressed', (p) => p.load.slowIdentity.loadToReadyMs.median, formatMs),
     row('first visit: bytes sent / distinct files, loopback', (p) => p.load.loopback.firstVisitBytes.ratio, ratio, TARGETS.firstVisitRatio),
     row(
       '  bytes sent (run 1)',
@@ -130,6 +143,20 @@ export function tableRows(results, runs) {
       (p) => [...new Set([...p.load.loopback.firstVisitBytes.repeatedUrls, ...p.load.slow.firstVisitBytes.repeatedUrls])],
       (urls) => (urls === undefined ? '—' : urls.join(' ') || 'none'),
     ),
+    ...OTHER_ENGINES.flatMap((engine) => {
+      const name = ENGINE_LABELS[engine];
+      const site = (/** @type {MeasuredParts} */ p, /** @type {string} */ label) => {
+        const result = p.engines[engine];
+        if (!result || 'error' in result) return undefined;
+        return result.sites[label];
+      };
+      const pair = (/** @type {EngineSiteSummary | undefined} */ summary) =>
+        summary ? `${formatMs(summary.readyMs)} / ${formatMs(summary.loadToReadyMs)}` : '—';
+      return [
+        row(`${name}: navigation / load -> offline-ready, loopback`, (p) => site(p, 'ours'), pair),
+        row('  the --compare site, same rounds', (p) => site(p, 'other'), pair),
+      ];
+    }),
     row(`online -> reload, median of ${runs}`, (p) => p.reconnect.onlineReloadMs.median, formatMs),
     row('reloads after 8 toggles 100 ms apart', (p) => p.reconnect.flappingReloads, list),
     row(
