@@ -35,38 +35,55 @@ async function fetchChecked(url: string, integrity: string, cache: RequestCache)
 }
 
 /**
- * Fetches the manifest and every file it lists, verified, and only then writes them all to this
- * version's cache: a failed fetch or write fails the install and leaves nothing behind, so the
- * old version keeps serving.
+ * Fetches the manifest and every file it lists, verified, and stores each one in this version's
+ * cache as soon as it is verified: no page reads that cache before this worker activates, so a
+ * file stored early is as invisible as one not yet fetched. Storing as files arrive overlaps the
+ * writes with the downloads, and the longest write with all of them: Chromium compiles a script
+ * stored during install for V8's code cache (Cache::put -> GenerateFullCodeCache), 40-200 ms for
+ * the page bundle, which arrives first (from the HTTP cache). A failed fetch or write fails the
+ * install and, once every write has settled, deletes the cache: all or nothing, the old version
+ * keeps serving.
  */
 export async function precacheVerified(): Promise<void> {
+  const cache = await caches.open(CACHE_NAME);
+  const writes: Promise<void>[] = [];
+  const store = (url: string, response: Response) => {
+    const written = cache.put(url, response);
+    writes.push(written);
+    return written;
+  };
   try {
     const manifestResponse = await fetchVerified(MANIFEST_URL, MANIFEST_INTEGRITY);
     const manifest: Manifest = await manifestResponse.clone().json();
-    const files = await fetchAllReportingProgress(manifest);
-    const cache = await caches.open(CACHE_NAME);
-    await Promise.all([cache.put(MANIFEST_URL, manifestResponse), ...files.map(([url, response]) => cache.put(url, response))]);
+    store(MANIFEST_URL, manifestResponse);
+    await fetchAndStoreReportingProgress(manifest, store);
+    await Promise.all(writes);
   } catch (error) {
-    // A failed write (quota) must not leave half a version either. CACHE_NAME never names the
-    // active version's cache: the version id hashes sw.js too, and an identical sw.js is not reinstalled.
+    // A write still under way could recreate the cache after the delete: wait for every one first.
+    // CACHE_NAME never names the active version's cache: the version id hashes sw.js too, and an
+    // identical sw.js is not reinstalled.
+    await Promise.allSettled(writes);
     await caches.delete(CACHE_NAME);
     throw error;
   }
 }
 
-/** Fetches every file of the manifest, verified, posting "n of m" to the pages as each arrives. */
-async function fetchAllReportingProgress(manifest: Manifest): Promise<[string, Response][]> {
+/** Fetches every file of the manifest, verified, stores each with `store`, and posts "n of m" to the pages as each is stored. */
+async function fetchAndStoreReportingProgress(
+  manifest: Manifest,
+  store: (url: string, response: Response) => Promise<void>,
+): Promise<void> {
   // A first install controls no page yet, and a BroadcastChannel reaches uncontrolled pages of
   // this origin too. (Safari before 15.4 has no BroadcastChannel: it installs without progress.)
   const progress = globalThis.BroadcastChannel ? new BroadcastChannel(PROGRESS_CHANNEL) : undefined;
   const urls = Object.keys(manifest);
   let done = 0;
-  return Promise.all(
-    urls.map(async (url): Promise<[string, Response]> => {
-      const response = await fetchVerified(url, manifest[url]);
+  await Promise.all(
+    urls.map(async (url) => {
+      await store(url, await fetchVerified(url, manifest[url]));
       done++;
       progress?.postMessage([done, urls.length]);
-      return [url, response];
     }),
   );
+  progress?.close();
 }
