@@ -67,7 +67,7 @@ for (const kind of VERIFY_HOSTS) {
 
   for (const build of BUILDS) {
     test(`a clean deploy (${build.name}) passes: exit 0 and one summary line`, async ({ host }) => {
-      host.setRoot(site(build.name, 'v1'));
+      await host.setRoot(site(build.name, 'v1'));
       const result = await verify(host.url, site(build.name, 'v1'));
       assert.equal(result.stderr, []);
       assert.equal(result.stdout.length, 1, result.stdout.join('\n'));
@@ -82,7 +82,7 @@ for (const kind of VERIFY_HOSTS) {
   }
 
   test('one altered byte: one ALTERED line naming the file, exit 1', async ({ host }) => {
-    host.setRoot(
+    await host.setRoot(
       brokenCopy(dist, (copy) => {
         const file = path.join(copy, 'licenses.txt');
         const text = readFileSync(file, 'utf8');
@@ -106,7 +106,7 @@ for (const kind of VERIFY_HOSTS) {
       host,
     }) => {
       const script = appScript(dist);
-      host.setRoot(brokenCopy(dist, (copy) => alterRepresentation(copy, script, encoding)));
+      await host.setRoot(brokenCopy(dist, (copy) => alterRepresentation(copy, script, encoding)));
       const result = await verify(host.url, dist);
       if (!sent) {
         // nginx never sends the .br copy, so no visitor can get the altered bytes: the summary says none was checked.
@@ -143,7 +143,7 @@ for (const kind of VERIFY_HOSTS) {
 
   test('a missing file: one MISSING line naming the file and the status, exit 1', async ({ host }) => {
     const script = appScript(dist);
-    host.setRoot(brokenCopy(dist, (copy) => removeWithCopies(copy, script)));
+    await host.setRoot(brokenCopy(dist, (copy) => removeWithCopies(copy, script)));
     const result = await verify(host.url, dist);
     assert.equal(result.stdout[0], `MISSING ${script}: HTTP 404 (${new URL(script, host.url).href})`);
     assert.match(result.stdout[1], /^verify: FAILED, 1 problem \(1 missing\)/);

@@ -4,10 +4,9 @@
 // folder it serves (a deploy), and can stop answering altogether.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
 import { listen, type Intercept } from '../../../tools/serve/server.mjs';
-import { freePort, restartable, stopProcess } from './processes';
+import { accepting, freePort, restartable, stopProcess } from './processes';
 import { temp } from './site';
 import { until } from './wait';
 
@@ -25,8 +24,8 @@ export interface Host {
   url: string;
   /** Every request, in order: method and path (and, on the preview server, whether it was a revalidation). */
   log: { method: string; url: string; revalidation?: boolean }[];
-  /** Serves another folder from now on: a deploy. */
-  setRoot(dir: string): void;
+  /** Serves another folder from now on: a deploy (resolves once the host serves it). */
+  setRoot(dir: string): Promise<void>;
   /** Stops answering: closes the listening socket and every open connection (connection refused). */
   pause(): Promise<void>;
   /** Listens again on the same port. */
@@ -65,7 +64,9 @@ async function startPreview(dir: string, intercept?: Intercept): Promise<Host> {
     kind: 'preview',
     url: preview.url,
     log: preview.log,
-    setRoot: preview.setRoot,
+    async setRoot(next) {
+      preview.setRoot(next);
+    },
     async pause() {
       if (paused) return;
       paused = true;
@@ -120,13 +121,13 @@ function spawnPython(root: string, port: number, log: Host['log']): Promise<{ ch
 }
 
 /** A folder `site` linking to `dir`, and setRoot() swapping the link atomically: a deploy. */
-function linkedRoot(dir: string): { link: string; setRoot(next: string): void } {
+function linkedRoot(dir: string): { link: string; setRoot(next: string): Promise<void> } {
   const base = temp();
   const link = path.join(base, 'site');
   symlinkSync(path.resolve(dir), link);
   return {
     link,
-    setRoot(next) {
+    async setRoot(next) {
       const swap = path.join(base, `site-${Date.now()}`);
       symlinkSync(path.resolve(next), swap);
       renameSync(swap, link);
@@ -186,16 +187,6 @@ function nginxMainConfig(prefix: string, servers: string): string {
     '',
   ].join('\n');
 }
-
-/** Whether something accepts connections on the loopback port. */
-const accepting = (port: number): Promise<boolean> =>
-  new Promise((resolve) => {
-    const socket = net.connect(port, '127.0.0.1', () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once('error', () => resolve(false));
-  });
 
 /** Starts nginx with the configuration under `prefix`; resolves once it accepts connections. */
 async function spawnNginx(prefix: string, port: number): Promise<ChildProcess> {
