@@ -1,7 +1,8 @@
 // The static hosts the tests serve built sites from: the project's preview server, the most
-// minimal host there is, `python3 -m http.server` (no cache headers, no rewrites), and Debian's
-// nginx running the shipped deploy/nginx.conf. Each counts the requests it gets, can switch the
-// folder it serves (a deploy), and can stop answering altogether.
+// minimal host there is, `python3 -m http.server` (no cache headers, no rewrites), Debian's nginx
+// running the shipped deploy/nginx.conf, and Cloudflare Pages' own runtime (`wrangler pages dev`,
+// reading the build's `_headers`). Each counts the requests it gets, can switch the folder it
+// serves (a deploy), and can stop answering altogether.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -9,11 +10,12 @@ import { listen, type Intercept } from '../../../tools/serve/server.mjs';
 import { accepting, freePort, restartable, stopProcess } from './processes';
 import { temp } from './site';
 import { until } from './wait';
+import { startWrangler } from './wrangler';
 
-export type HostKind = 'preview' | 'python' | 'nginx';
+export type HostKind = 'preview' | 'python' | 'nginx' | 'pages';
 
 /** Every kind of host the offline layer must work on. */
-export const HOSTS: HostKind[] = ['preview', 'python', 'nginx'];
+export const HOSTS: HostKind[] = ['preview', 'python', 'nginx', 'pages'];
 
 /** Debian's nginx (`apt-get install -y nginx`); NGINX_PATH overrides. */
 export const NGINX = process.env.NGINX_PATH || '/usr/sbin/nginx';
@@ -44,6 +46,7 @@ export function startHost(kind: HostKind, dir: string, { intercept, editServerBl
   if (intercept && kind !== 'preview') throw new Error('only the preview server can intercept requests');
   if (editServerBlock && kind !== 'nginx') throw new Error('only nginx has a server block to edit');
   if (kind === 'preview') return startPreview(dir, intercept);
+  if (kind === 'pages') return startPages(dir);
   return kind === 'nginx' ? startNginx(dir, editServerBlock) : startPython(dir);
 }
 
@@ -234,6 +237,44 @@ async function startNginx(dir: string, editServerBlock?: (serverBlock: string) =
     },
     setRoot,
     ...restartable(child, () => spawnNginx(prefix, port)),
+  };
+}
+
+/**
+ * Cloudflare Pages' runtime (`wrangler pages dev`, test/e2e/lib/wrangler.ts) serving `dir` with its
+ * `_headers`. A deploy restarts it on the same port with the new folder: wrangler reads `_headers`
+ * once, at start (after a symlink swap it served the new files with the old rules: the new hashed
+ * script with Pages' default Cache-Control), and a new deployment on Pages is a new start too.
+ */
+async function startPages(dir: string): Promise<Host> {
+  const prefix = temp();
+  const port = await freePort();
+  const log: Host['log'] = [];
+  let root = path.resolve(dir);
+  let wrangler = await startWrangler(root, port, prefix, log);
+  let paused = false;
+  return {
+    kind: 'pages',
+    url: `http://127.0.0.1:${port}/`,
+    log,
+    async setRoot(next) {
+      if (path.resolve(next) === root) return;
+      root = path.resolve(next);
+      if (paused) return;
+      await wrangler.stop();
+      wrangler = await startWrangler(root, port, prefix, log);
+    },
+    async pause() {
+      if (paused) return;
+      paused = true;
+      await wrangler.stop();
+    },
+    async resume() {
+      if (!paused) return;
+      wrangler = await startWrangler(root, port, prefix, log);
+      paused = false;
+    },
+    close: () => (paused ? Promise.resolve() : wrangler.stop()),
   };
 }
 
