@@ -2,6 +2,7 @@
 // workerd, Cloudflare's runtime, from a binary in an npm package; no network needed). npm test
 // installs the pinned version into its cache (tools/setup.mjs) and names it in WRANGLER_PATH.
 // wrangler prints one line per request it answered, which is the host's request log.
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
 import { startInGroup, stopInGroup, type GroupChild } from '../../../tools/run.mjs';
@@ -37,6 +38,8 @@ export interface Wrangler {
 export async function startWrangler(root: string, port: number, prefix: string, log: { method: string; url: string }[]): Promise<Wrangler> {
   if (!WRANGLER)
     throw new Error('WRANGLER_PATH is not set: run the end-to-end tests with `node tools/test.mjs e2e`, which installs wrangler');
+  if (!existsSync(WRANGLER))
+    throw new Error(`wrangler not found at ${WRANGLER}: npm test installs it into its cache (tools/setup.mjs), or set WRANGLER_PATH`);
   const args = ['pages', 'dev', root, '--port', String(port), '--ip', '127.0.0.1', `--compatibility-date=${COMPATIBILITY_DATE}`];
   const started = startInGroup(process.execPath, [WRANGLER, ...args], {
     cwd: prefix,
