@@ -230,7 +230,12 @@ function installedWrangler(dir) {
  * @param {(line: string) => void} [say]
  */
 export function ensureWrangler(cache, say = console.log) {
-  if (process.env.WRANGLER_PATH) return process.env.WRANGLER_PATH;
+  const given = process.env.WRANGLER_PATH;
+  if (given) {
+    // uvu does not print a failed `before` hook's error, so the reason is said here, once.
+    if (!existsSync(given)) say(`wrangler not found at ${given} (WRANGLER_PATH): the tests on Cloudflare Pages will fail`);
+    return given;
+  }
   const { dir, launcher } = wranglerInstall(cache);
   if (installedWrangler(dir) === WRANGLER_VERSION) return launcher;
   const npm = onPath('npm');
