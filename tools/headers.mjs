@@ -131,14 +131,16 @@ export function headersFor(urlPath) {
 }
 
 /**
- * The URL paths a file of dist/ is reachable at: itself, and for `dir/index.html` also `dir/`
- * (the URL the worker precaches and the links use).
+ * The URL paths a file of dist/ is reachable at, the one the worker precaches and the links use
+ * first: `dir/index.html` at `dir/` and itself; any other `name.html` at itself and at `name`,
+ * where Cloudflare Pages serves it (its "pretty URLs": `/404.html` answers 308 to `/404`, and
+ * `/dir/index.html` 308 to `/dir/`).
  * @param {string} filePath
  */
 export function urlPathsOf(filePath) {
-  const paths = ['/' + filePath];
-  if (filePath === 'index.html' || filePath.endsWith('/index.html')) paths.unshift('/' + filePath.slice(0, -'index.html'.length));
-  return paths;
+  if (filePath === 'index.html' || filePath.endsWith('/index.html')) return ['/' + filePath.slice(0, -'index.html'.length), '/' + filePath];
+  if (filePath.endsWith('.html')) return ['/' + filePath, '/' + filePath.slice(0, -'.html'.length)];
+  return ['/' + filePath];
 }
 
 /**

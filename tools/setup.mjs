@@ -4,9 +4,11 @@
 // installs what is missing itself where it can: as root, with apt-get. Where it cannot, it prints
 // one line per missing program with the command to run, and the suites that need it fail with
 // their own one line (never pass silently). `.ci/run` relies on this too: it only runs npm ci and
-// npm test.
+// npm test. Cloudflare Pages' local runtime (npm `wrangler`, about 195 MB) is no dev dependency:
+// ensureWrangler() installs it into the test cache on first use, so `npm ci` stays as it was.
 import { spawnSync } from 'node:child_process';
-import { existsSync, unlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { chromePath } from './chromium.mjs';
 import { onPath } from './on-path.mjs';
 
@@ -187,4 +189,75 @@ export function ensureTestMachine(say = console.log) {
     plan.withoutRecommends.length === 0 || installWithoutRecommends(plan.withoutRecommends),
   ].every(Boolean);
   if (!installed) say('npm test: apt-get install failed; the suites that need these programs will say what is missing');
+}
+
+/**
+ * The wrangler the tests run Cloudflare Pages' runtime with (`wrangler pages dev`), pinned: its
+ * workerd carries a compatibility date, and a newer one changes what Pages does.
+ */
+export const WRANGLER_VERSION = '4.86.0';
+
+/**
+ * Where ensureWrangler() installs wrangler under the test cache, and the launcher the tests run
+ * with Node.
+ * @param {string} cache
+ */
+export function wranglerInstall(cache) {
+  const dir = path.join(cache, 'wrangler');
+  return { dir, launcher: path.join(dir, 'node_modules', 'wrangler', 'bin', 'wrangler.js') };
+}
+
+/**
+ * The version of the wrangler installed in `dir`, or null.
+ * @param {string} dir
+ */
+function installedWrangler(dir) {
+  try {
+    return JSON.parse(readFileSync(path.join(dir, 'node_modules', 'wrangler', 'package.json'), 'utf8')).version;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Makes sure the end-to-end tests on Cloudflare Pages have wrangler: WRANGLER_PATH when set (used
+ * as it is), else WRANGLER_VERSION in `<cache>/wrangler`, installed there with npm the first time
+ * (saying once what and why). Without install scripts: workerd's binary comes as an optional
+ * package for this platform, and the scripts would only check it or try the network. Returns the
+ * launcher's path; never throws: when the install fails, the suites on Pages fail with their own
+ * line.
+ * @param {string} cache
+ * @param {(line: string) => void} [say]
+ */
+export function ensureWrangler(cache, say = console.log) {
+  const given = process.env.WRANGLER_PATH;
+  if (given) {
+    // uvu does not print a failed `before` hook's error, so the reason is said here, once.
+    if (!existsSync(given)) say(`wrangler not found at ${given} (WRANGLER_PATH): the tests on Cloudflare Pages will fail`);
+    return given;
+  }
+  const { dir, launcher } = wranglerInstall(cache);
+  if (installedWrangler(dir) === WRANGLER_VERSION) return launcher;
+  const npm = onPath('npm');
+  if (!npm) {
+    say(`wrangler ${WRANGLER_VERSION} not installed and npm not on PATH (the tests on Cloudflare Pages): set WRANGLER_PATH`);
+    return launcher;
+  }
+  say(
+    `npm test: installing wrangler ${WRANGLER_VERSION} (Cloudflare Pages' local runtime, about 195 MB) into ${dir} with npm, for the tests on Cloudflare Pages`,
+  );
+  mkdirSync(dir, { recursive: true });
+  const manifest = {
+    private: true,
+    description: 'wrangler for the tests on Cloudflare Pages (tools/setup.mjs)',
+    dependencies: { wrangler: WRANGLER_VERSION },
+  };
+  writeFileSync(path.join(dir, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
+  const result = spawnSync(npm, ['install', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error'], {
+    cwd: dir,
+    stdio: 'inherit',
+  });
+  if (result.status !== 0 || installedWrangler(dir) !== WRANGLER_VERSION)
+    say(`npm test: installing wrangler ${WRANGLER_VERSION} failed; the tests on Cloudflare Pages will fail`);
+  return launcher;
 }

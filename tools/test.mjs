@@ -12,7 +12,7 @@ import { stripVTControlCharacters } from 'node:util';
 import { chromePath } from './chromium.mjs';
 import { ENGINES, isEngine, runEngineTest } from './engines.mjs';
 import { runInGroup } from './run.mjs';
-import { ensureTestMachine } from './setup.mjs';
+import { ensureTestMachine, ensureWrangler } from './setup.mjs';
 import { bundleTests } from './test-bundle.mjs';
 import { buildTestSites } from './test-sites.mjs';
 import { PROGRAMS, typecheckProgram } from './typecheck.mjs';
@@ -174,7 +174,9 @@ async function e2e() {
     console.log(/** @type {Error} */ (err).message);
     return record('e2e', 0, 1);
   }
-  const env = { FORCE_COLOR: '0', CHROME_PATH: chrome, TEST_SITES: sites };
+  // Cloudflare Pages' runtime, installed into the cache on first use (no dev dependency: tools/setup.mjs).
+  const wrangler = ensureWrangler(cache);
+  const env = { FORCE_COLOR: '0', CHROME_PATH: chrome, TEST_SITES: sites, WRANGLER_PATH: wrangler };
   const engineFile = files.find((file) => path.basename(file) === ENGINE_TEST);
   const engines = engineFile ? (enginesAsked?.filter(isEngine) ?? DEFAULT_ENGINES) : [];
   const chromiumFiles = enginesAsked ? [] : files.filter((file) => file !== engineFile);

@@ -4,7 +4,9 @@
 // is checked there) three times, as identity, gzip and brotli (a host may keep a precompressed
 // copy beside each file and send it instead: each copy is a deploy of its own), compares each
 // decoded copy's SHA-384 with the build's, and checks the headers the README promises
-// (tools/headers.mjs). Prints one line per problem, then a summary.
+// (tools/headers.mjs). A redirect is followed only to another URL of the same file on the same
+// origin (Cloudflare Pages answers `/404.html` with a 308 to `/404`): there the bytes and headers
+// a visitor gets are checked. Prints one line per problem, then a summary.
 // Exit 0: everything matches; 1: problems; 2: the site could not be checked at all (bad or
 // unreachable URL, no local build). Node only, no browser; bounded: a timeout per request and a
 // few requests at a time.
@@ -80,8 +82,9 @@ async function readLocalAudit(dist) {
 /**
  * A request for a file asking for one encoding, and what the host answered: its status, headers,
  * the encoding it sent (Content-Encoding, which may not be the one asked for: a host without a
- * copy in that encoding sends the file itself) and the decoded body.
- * @typedef {{ asked: string, error?: undefined, status: number, headers: Headers, encoding: string, body: Buffer }} Answered
+ * copy in that encoding sends the file itself) and the decoded body; `location` where it answered
+ * with a redirect it was not followed, and `redirectedTo` (a path) where it was.
+ * @typedef {{ asked: string, error?: undefined, status: number, headers: Headers, encoding: string, body: Buffer, location?: string, redirectedTo?: string }} Answered
  */
 /**
  * A request that got no answer, and why.
@@ -89,32 +92,61 @@ async function readLocalAudit(dist) {
  */
 /** @typedef {Answered | Unanswered} Answer */
 
+/** The statuses of a redirect with a Location to follow (RFC 9110 15.4). */
+const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+
 /**
- * GETs a URL accepting only `encoding`, with a timeout; never rejects.
+ * GETs a URL accepting only `encoding`, with a timeout; never rejects. A redirect is followed,
+ * once, only when it leads to one of `samePaths` on the URL's own origin (the file's other URLs:
+ * Cloudflare Pages' pretty URLs); any other is answered as it came, with its Location.
  * @param {URL} url
  * @param {string} asked
+ * @param {string[]} [samePaths] URL paths of the same file
  * @returns {Promise<Answer>}
  */
-async function fetchFile(url, asked) {
+async function fetchFile(url, asked, samePaths = []) {
   try {
-    const response = await fetch(url, {
-      signal: AbortSignal.timeout(TIMEOUT_MS),
-      headers: { 'Accept-Encoding': asked },
-      cache: 'no-store',
-    });
-    // fetch decodes br and gzip: the bytes hashed are the file's own, whatever the encoding.
-    const body = Buffer.from(await response.arrayBuffer());
-    return {
-      asked,
-      status: response.status,
-      headers: response.headers,
-      encoding: response.headers.get('content-encoding') ?? 'identity',
-      body,
-    };
+    const answer = await request(url, asked);
+    if (!answer.location) return answer;
+    const target = new URL(answer.location, url);
+    if (target.origin !== url.origin || target.search || !samePaths.includes(target.pathname)) return answer;
+    return { ...(await request(target, asked)), redirectedTo: target.pathname };
   } catch (error) {
     return { asked, error: reasonOf(error) };
   }
 }
+
+/**
+ * One GET accepting only `encoding`, redirects not followed (a redirect's Location is in the answer).
+ * @param {URL} url
+ * @param {string} asked
+ * @returns {Promise<Answered>}
+ */
+async function request(url, asked) {
+  const response = await fetch(url, {
+    signal: AbortSignal.timeout(TIMEOUT_MS),
+    headers: { 'Accept-Encoding': asked },
+    cache: 'no-store',
+    redirect: 'manual',
+  });
+  // fetch decodes br and gzip: the bytes hashed are the file's own, whatever the encoding.
+  const body = Buffer.from(await response.arrayBuffer());
+  const location = REDIRECTS.has(response.status) ? (response.headers.get('location') ?? undefined) : undefined;
+  return {
+    asked,
+    status: response.status,
+    headers: response.headers,
+    encoding: response.headers.get('content-encoding') ?? 'identity',
+    body,
+    location,
+  };
+}
+
+/**
+ * An HTTP status as a problem line says it: with the redirect's target when it is one.
+ * @param {Answered} answer
+ */
+const statusOf = (answer) => `HTTP ${answer.status}${answer.location ? ` to ${answer.location}` : ''}`;
 
 /**
  * One short phrase for a failed request: the system's error code where there is one.
@@ -166,8 +198,9 @@ function keeps(name, promised, sent) {
 }
 
 /**
- * What checking one file found: its problems, and the encodings the host sent it in.
- * @typedef {{ problems: Problem[], sent: string[] }} FileResult
+ * What checking one file found: its problems, the encodings the host sent it in, and the path it
+ * was served at when the host redirected there.
+ * @typedef {{ path: string, problems: Problem[], sent: string[], redirectedTo?: string }} FileResult
  */
 
 /**
@@ -179,20 +212,28 @@ function keeps(name, promised, sent) {
  * @returns {Promise<FileResult>}
  */
 async function checkFile(base, file) {
-  const urlPath = urlPathsOf(file.path)[0];
+  const [urlPath, ...otherPaths] = urlPathsOf(file.path);
   const url = new URL(urlPath.slice(1), base);
+  const samePaths = otherPaths.map((other) => new URL(other.slice(1), base).pathname);
   /** @type {Answer[]} */
   const answers = [];
-  for (const asked of ENCODINGS) answers.push(await fetchFile(url, asked));
+  for (const asked of ENCODINGS) answers.push(await fetchFile(url, asked, samePaths));
   const found = answers.filter(isFound);
   /** @param {Problem[]} problems */
-  const result = (problems) => ({ problems, sent: [...new Set(found.map((answer) => answer.encoding))] });
+  const result = (problems) => ({
+    path: file.path,
+    problems,
+    sent: [...new Set(found.map((answer) => answer.encoding))],
+    redirectedTo: found.find((answer) => answer.redirectedTo)?.redirectedTo,
+  });
   const answered = answers.filter(isAnswered);
   if (answered.length === 0)
     return result([{ kind: 'unreachable', line: `UNREACHABLE ${file.path}: ${answers.map((answer) => answer.error)[0]} (${url.href})` }]);
-  // Netlify and Cloudflare Pages read _headers and never serve it; other hosts may.
+  // Netlify and Cloudflare Pages read _headers and never serve it (wrangler pages dev answers it
+  // with 502): whatever they answer, the headers it promises are checked on every other file. A
+  // host that does serve it as a file must serve the build's bytes.
   if (file.path === HEADERS_FILE && found.length === 0) return result([]);
-  if (found.length === 0) return result([{ kind: 'missing', line: `MISSING ${file.path}: HTTP ${answered[0].status} (${url.href})` }]);
+  if (found.length === 0) return result([{ kind: 'missing', line: `MISSING ${file.path}: ${statusOf(answered[0])} (${url.href})` }]);
   /** @type {Problem[]} */
   const problems = [];
   // Some encodings found and some not: a copy the host serves to some browsers only is gone.
@@ -202,7 +243,7 @@ async function checkFile(base, file) {
       continue;
     }
     if (answer.status === 200) continue;
-    problems.push({ kind: 'missing', line: `MISSING ${file.path} (asked for ${answer.asked}): HTTP ${answer.status} (${url.href})` });
+    problems.push({ kind: 'missing', line: `MISSING ${file.path} (asked for ${answer.asked}): ${statusOf(answer)} (${url.href})` });
   }
   problems.push(...alteredCopies(file, found));
   // The promised headers, on the file itself (the identity answer when there is one).
@@ -297,15 +338,18 @@ function encodingCounts(results) {
  */
 function summary(base, audit, results, problems) {
   const what = `${results.length} files of version ${audit.version} (${audit.build} build) at ${base.href}`;
+  const redirected = results.filter((result) => result.redirectedTo).map((result) => `${result.path} to ${result.redirectedTo}`);
+  // Said, not hidden: what was checked for those files is what the redirect leads to.
+  const note = redirected.length ? `; the host redirects ${redirected.join(', ')} (checked there)` : '';
   if (!problems.length)
-    return `verify: OK, ${what}: every SHA-384 matches dist/ in every encoding sent (${encodingCounts(results)}) and every promised header is sent`;
+    return `verify: OK, ${what}: every SHA-384 matches dist/ in every encoding sent (${encodingCounts(results)}) and every promised header is sent${note}`;
   /** @type {Partial<Record<Problem['kind'], number>>} */
   const counts = {};
   for (const { kind } of problems) counts[kind] = (counts[kind] ?? 0) + 1;
   /** @type {Record<Problem['kind'], string>} */
   const names = { missing: 'missing', altered: 'altered', header: 'wrong header', unreachable: 'unreachable' };
   const parts = Object.entries(counts).map(([kind, n]) => `${n} ${names[/** @type {Problem['kind']} */ (kind)]}`);
-  return `verify: FAILED, ${problems.length} problem${problems.length === 1 ? '' : 's'} (${parts.join(', ')}) in ${what}`;
+  return `verify: FAILED, ${problems.length} problem${problems.length === 1 ? '' : 's'} (${parts.join(', ')}) in ${what}${note}`;
 }
 
 async function main() {

@@ -262,7 +262,7 @@ for (const [index, build] of BUILDS.entries()) {
     await profile.setOffline(false).catch(() => {});
     await profile.close().catch(() => {});
     await host.resume();
-    host.setRoot(v1);
+    await host.setRoot(v1);
     console.log(`  ${((Date.now() - started) / 1000).toFixed(1)} s  ${context.__test__}`);
   });
 
@@ -492,7 +492,7 @@ for (const [index, build] of BUILDS.entries()) {
     scenario('4. update: "A new version is ready", then "Reload to update" gives exactly one reload onto v2; old caches gone', async () => {
       const v2 = site(build, 'v2');
       const tab = await openInstalled();
-      host.setRoot(v2);
+      await host.setRoot(v2);
       await checkForUpdate(tab);
       await until('"A new version is ready"', async () => (await tab.text()).includes('A new version is ready'));
       assert.is(await variant(tab), '', 'the new version waits for the user');
@@ -526,7 +526,7 @@ for (const [index, build] of BUILDS.entries()) {
       // Same length, one character changed: only the SHA-384 in the manifest can tell.
       writeFileSync(file, text.replace('Third-party', 'Third_party'));
       assert.is.not(readFileSync(file, 'utf8'), text);
-      host.setRoot(broken);
+      await host.setRoot(broken);
       await checkForUpdate(tab);
       await until('"An update failed to install"', async () => (await tab.text()).includes('An update failed to install'));
       assert.equal(await ourCaches(tab), before, 'nothing of the broken version is cached');
@@ -545,7 +545,7 @@ for (const [index, build] of BUILDS.entries()) {
       await typeNote(tab, 'kept through the kill switch');
       const documents = new Documents(tab);
       await documents.sample();
-      host.setRoot(site(build, 'kill'));
+      await host.setRoot(site(build, 'kill'));
       await checkForUpdate(tab);
       // The kill worker deletes our caches, unregisters and navigates the pages it controlled.
       await until(

@@ -1,10 +1,11 @@
-// The headers the README promises, on real responses of the preview server and of Debian's nginx
-// running the shipped deploy/nginx.conf, and `_headers` (Netlify, Cloudflare Pages) saying the
-// same: all three come from one table (tools/headers.mjs), and these tests read what each host
-// actually sends. No browser: plain HTTP requests, with no decoding, so the bytes are the wire's.
+// The headers the README promises, on real responses of the preview server, of Debian's nginx
+// running the shipped deploy/nginx.conf and of Cloudflare Pages' runtime reading `_headers`: all
+// three come from one table (tools/headers.mjs), and these tests read what each host actually
+// sends. No browser: plain HTTP requests, with no decoding, so the bytes are the wire's.
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { startHost, type Host, type HostKind } from './lib/hosts';
@@ -101,7 +102,19 @@ const PROMISED = [
 /** The policy the README promises, spelled out: a change to the table must change this too. */
 const CSP =
   "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; manifest-src 'self'; worker-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
-const HEADER_HOSTS: HostKind[] = ['preview', 'nginx'];
+const HEADER_HOSTS: HostKind[] = ['preview', 'nginx', 'pages'];
+
+/**
+ * What a page's URL answers: on Cloudflare Pages `/x.html` and `/dir/index.html` answer 308 to
+ * their pretty URL (`/x`, `/dir/`), and a visitor gets what that answers; other hosts answer at once.
+ */
+async function getFollowingPrettyUrl(host: Host, urlPath: string): Promise<{ answer: Answer; servedAt: string }> {
+  const answer = await get(host, urlPath);
+  if (answer.status !== 308 || host.kind !== 'pages') return { answer, servedAt: urlPath };
+  const pretty = urlPath.endsWith('/index.html') ? urlPath.slice(0, -'index.html'.length) : urlPath.replace(/\.html$/, '');
+  assert.is(answer.headers.location, pretty, `${urlPath}: Pages' pretty URL`);
+  return { answer: await get(host, pretty), servedAt: pretty };
+}
 
 for (const build of BUILDS) {
   const dir = site(build.name, 'v1');
@@ -117,9 +130,11 @@ for (const build of BUILDS) {
       const urlPaths = urlPathsOfSite(dir).filter((urlPath) => urlPath !== '/_headers');
       assert.ok(urlPaths.length >= 15, `${urlPaths.length} paths`);
       for (const urlPath of urlPaths) {
-        const answer = await get(host, urlPath);
+        const { answer, servedAt } = await getFollowingPrettyUrl(host, urlPath);
         assert.is(answer.status, 200, urlPath);
-        const fromFile = headersFromFile(rules, urlPath);
+        // Pages adds this to every file it serves; _headers cannot remove it.
+        if (kind === 'pages') assert.is(answer.headers['access-control-allow-origin'], '*', urlPath);
+        const fromFile = headersFromFile(rules, servedAt);
         // Content-Type is in _headers only where the host's own guess is not enough (the manifest).
         const sent = promisedFrom(
           answer,
@@ -153,23 +168,40 @@ for (const build of BUILDS) {
       assert.match(String((await get(host, '/manifest.webmanifest')).headers['content-type']), /^application\/manifest\+json(;|$)/);
     });
 
-    test("an unknown path answers 404 with the app's 404.html, revalidated, with the same CSP and framing rules", async ({ host }) => {
+    // Pages sends its own `no-store` with a 404 (no _headers rule can name "any unknown path"
+    // without also matching every file): never stored at all, stricter than revalidated.
+    const notFoundCaching = kind === 'pages' ? 'no-store' : 'no-cache';
+    test(`an unknown path answers 404 with the app's 404.html, ${notFoundCaching}, with the same CSP and framing rules`, async ({
+      host,
+    }) => {
       for (const urlPath of ['/no-such-page', '/assets/app-NOSUCHFILE.js']) {
         const answer = await get(host, urlPath);
         assert.is(answer.status, 404, urlPath);
         assert.ok(answer.body.equals(readFileSync(path.join(dir, '404.html'))), `${urlPath}: the body is 404.html`);
-        assert.is(answer.headers['cache-control'], 'no-cache', `${urlPath}: a missing file is never cached for a year`);
+        assert.is(answer.headers['cache-control'], notFoundCaching, `${urlPath}: a missing file is never cached for a year`);
         assert.is(answer.headers['content-security-policy'], CSP, urlPath);
         assert.is(answer.headers['x-frame-options'], 'DENY', urlPath);
       }
     });
 
-    test('text goes out as the precompressed copy the build wrote beside it, with Vary: Accept-Encoding', async ({ host }) => {
-      const answer = await get(host, '/', 'gzip');
-      assert.is(answer.headers['content-encoding'], 'gzip');
-      assert.match(String(answer.headers.vary), /Accept-Encoding/i);
-      assert.ok(answer.body.equals(readFileSync(path.join(dir, 'index.html.gz'))), 'the bytes of index.html.gz');
-    });
+    if (kind === 'pages')
+      test("text goes out compressed by Pages itself, gzip or br as asked, from the file (not the build's copies)", async ({ host }) => {
+        const file = readFileSync(path.join(dir, 'index.html'));
+        const gzip = await get(host, '/', 'gzip');
+        assert.is(gzip.headers['content-encoding'], 'gzip');
+        assert.ok(gunzipSync(gzip.body).equals(file), 'gzip decodes to index.html');
+        assert.not.ok(gzip.body.equals(readFileSync(path.join(dir, 'index.html.gz'))), 'compressed on the fly, not index.html.gz');
+        const brotli = await get(host, '/', 'br');
+        assert.is(brotli.headers['content-encoding'], 'br');
+        assert.ok(brotliDecompressSync(brotli.body).equals(file), 'br decodes to index.html');
+      });
+    else
+      test('text goes out as the precompressed copy the build wrote beside it, with Vary: Accept-Encoding', async ({ host }) => {
+        const answer = await get(host, '/', 'gzip');
+        assert.is(answer.headers['content-encoding'], 'gzip');
+        assert.match(String(answer.headers.vary), /Accept-Encoding/i);
+        assert.ok(answer.body.equals(readFileSync(path.join(dir, 'index.html.gz'))), 'the bytes of index.html.gz');
+      });
 
     test.run();
   }

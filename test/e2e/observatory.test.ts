@@ -1,6 +1,7 @@
 // The MDN HTTP Observatory's scanner (npm @mdn/mdn-http-observatory, through tools/observatory.mjs)
-// scores what the hosts really send: the preview server and nginx with deploy/nginx.conf over plain
-// HTTP, where only the two tests that need TLS may fail (redirection to HTTPS, HSTS), and nginx
+// scores what the hosts really send: the preview server, nginx with deploy/nginx.conf and Cloudflare
+// Pages' runtime with `_headers` (which adds `Access-Control-Allow-Origin: *` to every file) over
+// plain HTTP, where only the two tests that need TLS may fail (redirection to HTTPS, HSTS), and nginx
 // with deploy/nginx-https.conf and a self-signed certificate made here by openssl, where every
 // test passes and the score is the scanner's maximum without HSTS preload. The scores are printed.
 import { execFileSync, spawn } from 'node:child_process';
@@ -56,7 +57,7 @@ const BONUSES = {
 const dist = site('react', 'v1');
 const test = suite('MDN HTTP Observatory');
 
-for (const kind of ['preview', 'nginx'] as HostKind[]) {
+for (const kind of ['preview', 'nginx', 'pages'] as HostKind[]) {
   test(`${kind} over plain HTTP: every test passes but redirection and HSTS, with the CSP, frame-ancestors, referrer and CORP bonuses`, async () => {
     const host = await startHost(kind, dist);
     try {

@@ -143,7 +143,7 @@ for (const build of BUILDS) {
     const context = await freshContext(browser);
     const page = await openInstalled(context, host.url);
     await firstNote(page).fill('an update does not lose my place');
-    host.setRoot(site(build.name, 'v2'));
+    await host.setRoot(site(build.name, 'v2'));
     try {
       await page.getByRole('link', { name: 'Offline readiness' }).click();
       await page.getByRole('button', { name: 'Check for update' }).click();
@@ -158,7 +158,7 @@ for (const build of BUILDS) {
       assert.equal(await caretOf(page), caret);
       assert.is(await page.evaluate(() => document.querySelector<HTMLTextAreaElement>(':focus')?.selectionDirection), 'backward');
     } finally {
-      host.setRoot(site(build.name, 'v1'));
+      await host.setRoot(site(build.name, 'v1'));
       await context.close();
     }
   });
@@ -252,7 +252,7 @@ for (const build of BUILDS) {
     await page.getByText('Ready to work offline').waitFor({ timeout: 15_000 });
     const other = await context.newPage(); // the person switches to another tab
     await until('the app tab to be hidden', async () => (await visibility(page)) === 'hidden');
-    host.setRoot(site(build.name, 'v2'));
+    await host.setRoot(site(build.name, 'v2'));
     const scriptChecks = host.log.filter((request) => request.url === '/sw.js' && request.method === 'GET').length;
     await context.clock.fastForward('01:05'); // an hour on the clock is the regular check: a minute and a bit is not
     await page.bringToFront();
@@ -273,7 +273,7 @@ for (const build of BUILDS) {
     await page.getByText('Ready to work offline').waitFor({ timeout: 15_000 });
     await page.evaluate(() => ((window as Window & { __sameDocument?: boolean }).__sameDocument = true));
     await page.goto(new URL('/robots.txt', host.url).href);
-    host.setRoot(site(build.name, 'v2'));
+    await host.setRoot(site(build.name, 'v2'));
     await context.clock.fastForward('01:05');
     // A page restored from the cache fires no `load` (it fires `pageshow`): wait for the commit.
     // Playwright's own launch turns the back/forward cache off; launchWithTabs() leaves it on.

@@ -93,8 +93,8 @@ for (const build of BUILDS) {
   test.run();
 }
 
-// The same reload on the other hosts (python's http.server, nginx with deploy/nginx.conf): the
-// probe is a HEAD of /sw.js that each must answer, past the worker, over the network.
+// The same reload on the other hosts (python's http.server, nginx with deploy/nginx.conf, Cloudflare
+// Pages' runtime): the probe is a HEAD of /sw.js that each must answer, past the worker, over the network.
 for (const build of BUILDS) {
   for (const kind of HOSTS.filter((other) => other !== 'preview')) {
     const test = suite<Shared>(`reload on reconnect (${build.name}, ${kind})`);

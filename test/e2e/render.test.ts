@@ -1,4 +1,4 @@
-// Every screen renders on both builds and both hosts, with its landmarks and a quiet console.
+// Every screen renders on both builds and every kind of host, with its landmarks and a quiet console.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { ROUTES, watchConsole } from './lib/app';

@@ -71,7 +71,7 @@ for (const build of BUILDS) {
     const context = await freshContext(browser);
     const page = await openInstalled(context, new URL('/status/', host.url).href);
     await stateIs(page, 'ready');
-    host.setRoot(site(build.name, 'v2'));
+    await host.setRoot(site(build.name, 'v2'));
     await page.getByRole('button', { name: 'Check for update' }).click();
     await stateIs(page, 'update waiting');
     await context.close();

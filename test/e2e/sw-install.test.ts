@@ -57,6 +57,11 @@ for (const build of BUILDS) {
         return out;
       }, name);
       for (const [url, sri] of Object.entries(manifest)) if (sri) assert.is(hashes[url], sri, url);
+      if (kind === 'pages') {
+        // Pages answers /404.html with a 308 to /404: the install followed it and verified what it led to.
+        const redirected = await page.evaluate(async (n) => (await (await caches.open(n)).match('/404.html'))?.redirected, name);
+        assert.is(redirected, true, '/404.html came through the redirect');
+      }
       // audit.json has no hash in the manifest (it lists sw.js's); it is still this build's file.
       assert.is(manifest['/audit.json'], '');
       assert.is(

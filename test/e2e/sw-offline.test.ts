@@ -1,6 +1,6 @@
 // Once installed, the worker answers from its cache: every route renders with no network, a repeat
 // visit asks the server for nothing it precached, redirected pages still answer navigations, and
-// Range requests get a correct 206. Each check runs on both builds and both kinds of host.
+// Range requests get a correct 206. Each check runs on both builds and every kind of host.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
@@ -11,6 +11,7 @@ import { freshContext } from './lib/browser';
 import { HOSTS, requestsSince, startHost } from './lib/hosts';
 import { BUILDS, readPrecache, site } from './lib/site';
 import { shareChromium, type Shared } from './lib/suite';
+import { until } from './lib/wait';
 
 /** Where each navigation should land: the screen's <h1>. `/status` and `/status/` are one route. */
 const ROUTES: [string, string][] = [
@@ -55,6 +56,30 @@ for (const build of BUILDS) {
       await context.close();
     });
 
+    test('with the host down (connection refused), every route still renders from the cache; back up, it answers on its port again', async ({
+      browser,
+      host,
+    }) => {
+      const context = await freshContext(browser);
+      const page = await openInstalled(context, host.url);
+      await host.pause();
+      try {
+        // The positive signal that it is down: a request from here is refused.
+        assert.is(
+          await fetch(host.url).then(
+            () => 'answered',
+            (error: Error & { cause?: { code?: string } }) => error.cause?.code,
+          ),
+          'ECONNREFUSED',
+        );
+        for (const [p, h1] of ROUTES) assert.is(await heading(page, new URL(p, host.url).href), h1, p);
+      } finally {
+        await host.resume();
+      }
+      assert.is((await fetch(new URL('/sw.js', host.url))).status, 200);
+      await context.close();
+    });
+
     test('online, a repeat visit is served from the cache: the server gets no request for a precached file', async ({ browser, host }) => {
       const context = await freshContext(browser);
       const page = await openInstalled(context, host.url);
@@ -88,7 +113,9 @@ for (const build of BUILDS) {
         kind === 'python' ? 0 : 1,
         "the host's 404 answer: 404.html, except on python, which has its own",
       );
-      // (Python's error page has no icon, so Chromium also asks for /favicon.ico.)
+      // (Python's error page has no icon, so Chromium also asks for /favicon.ico.) wrangler logs a
+      // request on its output after answering it: wait for the line.
+      await until("the request in the host's log", () => requestsSince(host, from).length > 0);
       assert.is(requestsSince(host, from)[0], '/.well-known/security.txt');
       await context.setOffline(true);
       assert.is(

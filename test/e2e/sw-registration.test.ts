@@ -28,7 +28,7 @@ for (const build of BUILDS) {
   });
   test.after.each(async ({ host }) => {
     await context.close();
-    host.setRoot(dist);
+    await host.setRoot(dist);
     misbehave = null;
   });
 
@@ -61,7 +61,7 @@ for (const build of BUILDS) {
     await page.evaluate((key) => sessionStorage.setItem(key, String(Date.now())), GUARD_KEY);
     await context.setOffline(true);
     await page.getByText('You are offline; everything here still works.').waitFor();
-    host.setRoot(next);
+    await host.setRoot(next);
     const loads = countLoads(page);
     await context.setOffline(false);
     await page.getByText('A new version is ready.').waitFor({ timeout: 8_000 });
@@ -78,7 +78,7 @@ for (const build of BUILDS) {
     };
     const registered = await lastCheck();
     await page.getByRole('link', { name: 'Notes' }).click();
-    host.setRoot(next);
+    await host.setRoot(next);
     const from = host.log.length;
     await context.clock.fastForward('59:00');
     // The page's clock has run 59 minutes, and a check records its time before it asks the server:
@@ -106,7 +106,7 @@ for (const build of BUILDS) {
     try {
       const page = await openInstalled(context, host.url);
       const old = await cacheNames(page);
-      host.setRoot(next);
+      await host.setRoot(next);
       // A host that sends no CSP (python's, S3): with ours, \`connect-src 'self'\` already keeps
       // the worker from fetching another origin; without it only the worker's own check does.
       misbehave = (req, res) => {

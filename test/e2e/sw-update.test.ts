@@ -65,7 +65,7 @@ for (const build of BUILDS) {
     });
     test.after.each(async ({ host }) => {
       await context.close();
-      host.setRoot(dist);
+      await host.setRoot(dist);
       failing = '';
     });
 
@@ -82,7 +82,7 @@ for (const build of BUILDS) {
       await other.goto(new URL('/about/', host.url).href);
       await other.getByRole('heading', { name: 'What this app ships' }).waitFor();
 
-      host.setRoot(next);
+      await host.setRoot(next);
       await checkForUpdate(page);
       for (const p of [page, other]) await p.getByText('A new version is ready.').waitFor({ timeout: 10_000 });
       // The new version waits: nothing changed under the open pages.
@@ -131,7 +131,7 @@ for (const build of BUILDS) {
       const old = await cacheNames(page);
       const broken = copySite(next);
       breakIt(broken);
-      host.setRoot(broken);
+      await host.setRoot(broken);
       await checkForUpdate(page);
       await page.getByText('An update failed to install; this version keeps working.').waitFor({ timeout: 10_000 });
       assert.equal(await cacheNames(page), old, 'nothing of the broken version is cached');
@@ -182,7 +182,7 @@ for (const build of BUILDS) {
       await firstNote(page).fill('still here after the kill switch');
       const loads = countLoads(page);
       const sinceDeploy = host.log.length;
-      host.setRoot(kill);
+      await host.setRoot(kill);
       await checkForUpdate(page);
       // The worker reloads the pages it controlled; they come back from the network, uncontrolled.
       await until('the page to be reloaded', () => loads.n > 0);

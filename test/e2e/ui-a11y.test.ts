@@ -50,12 +50,12 @@ for (const build of BUILDS) {
   test('every screen stays accessible with a new version waiting', async ({ host }) => {
     try {
       const page = await openInstalled(context, new URL('/status/', host.url).href);
-      host.setRoot(site(build.name, 'v2'));
+      await host.setRoot(site(build.name, 'v2'));
       await page.getByRole('button', { name: 'Check for update' }).click();
       await page.getByText('A new version is ready.').waitFor(WAIT);
       await everyScreen(host, 'update waiting', 'A new version is ready.');
     } finally {
-      host.setRoot(dist);
+      await host.setRoot(dist);
     }
   });
 

@@ -1,7 +1,8 @@
-// `npm run verify -- <URL>` (tools/verify.mjs) against real hosts, the preview server and nginx
-// with the shipped config: a clean deploy passes; an altered byte (in the file, or only in its
-// .gz or .br copy), a missing file and a wrong header each give one clear line and exit 1; an unreachable URL and a URL that is not http(s)
-// give one line and exit 2, never a stack trace.
+// `npm run verify -- <URL>` (tools/verify.mjs) against real hosts, the preview server, nginx with
+// the shipped config and Cloudflare Pages' runtime with the build's `_headers`: a clean deploy
+// passes; an altered byte (in the file, or only in its .gz or .br copy, where the host sends that
+// copy), a missing file, a wrong header and a redirect elsewhere each give one clear line and exit
+// 1; an unreachable URL and a URL that is not http(s) give one line and exit 2, never a stack trace.
 import { spawn } from 'node:child_process';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -51,11 +52,17 @@ function alterRepresentation(dir: string, file: string, encoding: 'identity' | '
   if (encoding === 'br') writeFileSync(path.join(dir, file + '.br'), brotliCompressSync(altered));
 }
 
-const VERIFY_HOSTS: HostKind[] = ['preview', 'nginx'];
-/** The hosts that send a file's `.br` copy: the preview server; Debian's nginx has no brotli module. */
-const SENDS_BROTLI: HostKind[] = ['preview'];
+const VERIFY_HOSTS: HostKind[] = ['preview', 'nginx', 'pages'];
+/**
+ * The build's precompressed copies each host sends: the preview server both; Debian's nginx the
+ * .gz (gzip_static; it has no brotli module); Pages neither: it compresses the file itself, gzip
+ * or br as asked (measured on wrangler pages dev), so an altered copy never reaches anyone there.
+ */
+const SENDS_COPIES: Record<HostKind, ('gzip' | 'br')[]> = { preview: ['gzip', 'br'], nginx: ['gzip'], python: [], pages: [] };
 const dist = site('react', 'v1');
 const fileCount = audit(dist).files.length + 1; // and audit.json itself
+/** Files a host serves: all, but `_headers` on Pages, which reads it and never serves it. */
+const servedCount = (kind: HostKind) => fileCount - (kind === 'pages' ? 1 : 0);
 
 for (const kind of VERIFY_HOSTS) {
   const test = suite<{ host: Host }>(`npm run verify (${kind})`);
@@ -67,7 +74,7 @@ for (const kind of VERIFY_HOSTS) {
 
   for (const build of BUILDS) {
     test(`a clean deploy (${build.name}) passes: exit 0 and one summary line`, async ({ host }) => {
-      host.setRoot(site(build.name, 'v1'));
+      await host.setRoot(site(build.name, 'v1'));
       const result = await verify(host.url, site(build.name, 'v1'));
       assert.equal(result.stderr, []);
       assert.equal(result.stdout.length, 1, result.stdout.join('\n'));
@@ -77,12 +84,14 @@ for (const kind of VERIFY_HOSTS) {
           `^verify: OK, ${audit(site(build.name, 'v1')).files.length + 1} files of version \\w+ \\(${build.name} build\\) at ${host.url}`,
         ),
       );
+      // Pages answers /404.html with a 308 to /404: verify checks what that leads to, and says so.
+      if (kind === 'pages') assert.match(result.stdout[0], /; the host redirects 404\.html to \/404 \(checked there\)$/);
       assert.is(result.code, 0);
     });
   }
 
   test('one altered byte: one ALTERED line naming the file, exit 1', async ({ host }) => {
-    host.setRoot(
+    await host.setRoot(
       brokenCopy(dist, (copy) => {
         const file = path.join(copy, 'licenses.txt');
         const text = readFileSync(file, 'utf8');
@@ -101,16 +110,18 @@ for (const kind of VERIFY_HOSTS) {
   });
 
   for (const encoding of ['identity', 'gzip', 'br'] as const) {
-    const sent = encoding !== 'br' || SENDS_BROTLI.includes(kind);
+    const sent = encoding === 'identity' || SENDS_COPIES[kind].includes(encoding);
     test(`the app script altered only as ${encoding}: ${sent ? `one ALTERED line naming ${encoding}, exit 1` : 'never sent by this host, exit 0'}`, async ({
       host,
     }) => {
       const script = appScript(dist);
-      host.setRoot(brokenCopy(dist, (copy) => alterRepresentation(copy, script, encoding)));
+      await host.setRoot(brokenCopy(dist, (copy) => alterRepresentation(copy, script, encoding)));
       const result = await verify(host.url, dist);
       if (!sent) {
-        // nginx never sends the .br copy, so no visitor can get the altered bytes: the summary says none was checked.
-        assert.match(result.stdout.join('\n'), /^verify: OK, .* 0 br\)/);
+        // The host never sends that copy (nginx has no brotli; Pages compresses the file itself),
+        // so no visitor can get the altered bytes: every copy it does send is the build's.
+        assert.match(result.stdout.join('\n'), /^verify: OK, /);
+        assert.is(result.stdout.length, 1, result.stdout.join('\n'));
         assert.is(result.code, 0);
         return;
       }
@@ -134,16 +145,20 @@ for (const kind of VERIFY_HOSTS) {
     const counts = /in every encoding sent \((\d+) identity, (\d+) gzip, (\d+) br\)/.exec(result.stdout[0]);
     assert.ok(counts, result.stdout.join('\n'));
     const [identity, gzip, brotli] = counts.slice(1).map(Number);
-    assert.is(identity, fileCount);
+    assert.is(identity, servedCount(kind));
     // audit.json has copies too; nginx also compresses a few small text files on the fly (gzip on).
     assert.ok(gzip >= copies + 1, `${gzip} gzip`);
-    assert.is(brotli, SENDS_BROTLI.includes(kind) ? copies + 1 : 0);
+    if (kind === 'pages') {
+      // Pages compresses every file it serves but the PNG icons, in both encodings.
+      const images = audit(dist).files.filter((file) => file.path.endsWith('.png')).length;
+      assert.equal([gzip, brotli], [identity - images, identity - images]);
+    } else assert.is(brotli, SENDS_COPIES[kind].includes('br') ? copies + 1 : 0);
     assert.is(result.code, 0);
   });
 
   test('a missing file: one MISSING line naming the file and the status, exit 1', async ({ host }) => {
     const script = appScript(dist);
-    host.setRoot(brokenCopy(dist, (copy) => removeWithCopies(copy, script)));
+    await host.setRoot(brokenCopy(dist, (copy) => removeWithCopies(copy, script)));
     const result = await verify(host.url, dist);
     assert.equal(result.stdout[0], `MISSING ${script}: HTTP 404 (${new URL(script, host.url).href})`);
     assert.match(result.stdout[1], /^verify: FAILED, 1 problem \(1 missing\)/);
@@ -200,6 +215,39 @@ wrong('nginx: a manifest location that drops nosniff gives one HEADER line, exit
     },
   });
   await assertOneWrongHeader(host, 'HEADER manifest.webmanifest: X-Content-Type-Options is missing, expected "nosniff"');
+});
+
+wrong('pages: a _headers rule that caches the manifest for 10 minutes gives one HEADER line, exit 1', async () => {
+  const host = await startHost(
+    'pages',
+    brokenCopy(dist, (copy) => {
+      const file = path.join(copy, '_headers');
+      const text = readFileSync(file, 'utf8');
+      const edited = text.replace(/(\/manifest\.webmanifest\n\s+Cache-Control: )no-cache/, '$1public, max-age=600');
+      assert.is.not(edited, text, 'the edit applies');
+      writeFileSync(file, edited);
+    }),
+  );
+  await assertOneWrongHeader(host, 'HEADER manifest.webmanifest: Cache-Control is "public, max-age=600", expected "no-cache"');
+});
+
+wrong('a redirect to another origin is not followed: one MISSING line naming where it leads, exit 1', async () => {
+  const elsewhere = 'http://example.invalid/licenses.txt';
+  const host = await startHost('preview', dist, {
+    intercept: (req, res) => {
+      if (req.url !== '/licenses.txt') return false;
+      res.writeHead(302, { ...headersFor('/licenses.txt'), Location: elsewhere }).end();
+      return true;
+    },
+  });
+  try {
+    const result = await verify(host.url, dist);
+    assert.equal(result.stdout.slice(0, -1), [`MISSING licenses.txt: HTTP 302 to ${elsewhere} (${host.url}licenses.txt)`]);
+    assert.match(present(result.stdout.at(-1), 'a last line of verify'), /^verify: FAILED, 1 problem \(1 missing\)/);
+    assert.is(result.code, 1);
+  } finally {
+    await host.close();
+  }
 });
 
 wrong('an unreachable URL: one line naming the reason, exit 2, no stack trace', async () => {

@@ -86,4 +86,15 @@ test('_headers never sets one header in two rules that match the same path', () 
   }
 });
 
+test("_headers has a rule for each path Cloudflare Pages serves a page at: its pretty URLs (/404 for 404.html, /status/ for status/index.html) as well as the files' own", () => {
+  const patterns = headersFile(['index.html', 'status/index.html', '404.html', 'sw.js'])
+    .split('\n')
+    .filter((line) => line.startsWith('/'));
+  assert.equal(patterns, ['/*', '/404.html', '/404', '/', '/index.html', '/status/', '/status/index.html', '/sw.js']);
+  assert.ok(
+    headersFile(['404.html']).includes('/404\n  Cache-Control: no-cache\n'),
+    'the page Pages answers /404.html with is revalidated',
+  );
+});
+
 test.run();

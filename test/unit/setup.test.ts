@@ -3,7 +3,18 @@
 // package once; and, where it cannot install, one line per program with the command to run.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { installPlan, instructions, missingRequirements, requirements } from '../../tools/setup.mjs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import {
+  ensureWrangler,
+  installPlan,
+  instructions,
+  missingRequirements,
+  requirements,
+  WRANGLER_VERSION,
+  wranglerInstall,
+} from '../../tools/setup.mjs';
 
 const test = suite('test machine setup');
 
@@ -40,6 +51,39 @@ test('where it cannot install, one line per missing program says who needs it an
     lines[0],
     /^nginx not found at \/usr\/sbin\/nginx \(the tests of deploy\/nginx\.conf\): install it with `sudo apt-get install -y --no-install-recommends nginx`$/,
   );
+});
+
+/** Runs ensureWrangler() with WRANGLER_PATH set to `given` (or unset); returns what it returned and said. */
+function withWranglerPath(given: string | undefined, cache: string): { launcher: string; said: string[] } {
+  const before = process.env.WRANGLER_PATH;
+  if (given === undefined) delete process.env.WRANGLER_PATH;
+  else process.env.WRANGLER_PATH = given;
+  try {
+    const said: string[] = [];
+    return { launcher: ensureWrangler(cache, (line) => said.push(line)), said };
+  } finally {
+    if (before === undefined) delete process.env.WRANGLER_PATH;
+    else process.env.WRANGLER_PATH = before;
+  }
+}
+
+test('wrangler: the pinned version already in the cache is used as it is, and nothing is said', () => {
+  const cache = mkdtempSync(path.join(os.tmpdir(), 'setup-test-'));
+  try {
+    const { dir, launcher } = wranglerInstall(cache);
+    mkdirSync(path.join(dir, 'node_modules', 'wrangler'), { recursive: true });
+    writeFileSync(path.join(dir, 'node_modules', 'wrangler', 'package.json'), JSON.stringify({ version: WRANGLER_VERSION }));
+    assert.equal(withWranglerPath(undefined, cache), { launcher, said: [] });
+  } finally {
+    rmSync(cache, { recursive: true, force: true });
+  }
+});
+
+test('wrangler: WRANGLER_PATH is used as it is; where nothing is there, one line says the Pages tests will fail', () => {
+  const missing = path.join(os.tmpdir(), 'no-such-wrangler', 'wrangler.js');
+  const { launcher, said } = withWranglerPath(missing, '/nonexistent-cache');
+  assert.is(launcher, missing);
+  assert.equal(said, [`wrangler not found at ${missing} (WRANGLER_PATH): the tests on Cloudflare Pages will fail`]);
 });
 
 test.run();

@@ -1,20 +1,21 @@
 // The static hosts the tests serve built sites from: the project's preview server, the most
-// minimal host there is, `python3 -m http.server` (no cache headers, no rewrites), and Debian's
-// nginx running the shipped deploy/nginx.conf. Each counts the requests it gets, can switch the
-// folder it serves (a deploy), and can stop answering altogether.
+// minimal host there is, `python3 -m http.server` (no cache headers, no rewrites), Debian's nginx
+// running the shipped deploy/nginx.conf, and Cloudflare Pages' own runtime (`wrangler pages dev`,
+// reading the build's `_headers`). Each counts the requests it gets, can switch the folder it
+// serves (a deploy), and can stop answering altogether.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
 import { listen, type Intercept } from '../../../tools/serve/server.mjs';
-import { freePort, restartable, stopProcess } from './processes';
+import { accepting, freePort, restartable, stopProcess } from './processes';
 import { temp } from './site';
 import { until } from './wait';
+import { startWrangler } from './wrangler';
 
-export type HostKind = 'preview' | 'python' | 'nginx';
+export type HostKind = 'preview' | 'python' | 'nginx' | 'pages';
 
 /** Every kind of host the offline layer must work on. */
-export const HOSTS: HostKind[] = ['preview', 'python', 'nginx'];
+export const HOSTS: HostKind[] = ['preview', 'python', 'nginx', 'pages'];
 
 /** Debian's nginx (`apt-get install -y nginx`); NGINX_PATH overrides. */
 export const NGINX = process.env.NGINX_PATH || '/usr/sbin/nginx';
@@ -25,8 +26,8 @@ export interface Host {
   url: string;
   /** Every request, in order: method and path (and, on the preview server, whether it was a revalidation). */
   log: { method: string; url: string; revalidation?: boolean }[];
-  /** Serves another folder from now on: a deploy. */
-  setRoot(dir: string): void;
+  /** Serves another folder from now on: a deploy (resolves once the host serves it). */
+  setRoot(dir: string): Promise<void>;
   /** Stops answering: closes the listening socket and every open connection (connection refused). */
   pause(): Promise<void>;
   /** Listens again on the same port. */
@@ -45,6 +46,7 @@ export function startHost(kind: HostKind, dir: string, { intercept, editServerBl
   if (intercept && kind !== 'preview') throw new Error('only the preview server can intercept requests');
   if (editServerBlock && kind !== 'nginx') throw new Error('only nginx has a server block to edit');
   if (kind === 'preview') return startPreview(dir, intercept);
+  if (kind === 'pages') return startPages(dir);
   return kind === 'nginx' ? startNginx(dir, editServerBlock) : startPython(dir);
 }
 
@@ -65,7 +67,9 @@ async function startPreview(dir: string, intercept?: Intercept): Promise<Host> {
     kind: 'preview',
     url: preview.url,
     log: preview.log,
-    setRoot: preview.setRoot,
+    async setRoot(next) {
+      preview.setRoot(next);
+    },
     async pause() {
       if (paused) return;
       paused = true;
@@ -120,13 +124,13 @@ function spawnPython(root: string, port: number, log: Host['log']): Promise<{ ch
 }
 
 /** A folder `site` linking to `dir`, and setRoot() swapping the link atomically: a deploy. */
-function linkedRoot(dir: string): { link: string; setRoot(next: string): void } {
+function linkedRoot(dir: string): { link: string; setRoot(next: string): Promise<void> } {
   const base = temp();
   const link = path.join(base, 'site');
   symlinkSync(path.resolve(dir), link);
   return {
     link,
-    setRoot(next) {
+    async setRoot(next) {
       const swap = path.join(base, `site-${Date.now()}`);
       symlinkSync(path.resolve(next), swap);
       renameSync(swap, link);
@@ -187,16 +191,6 @@ function nginxMainConfig(prefix: string, servers: string): string {
   ].join('\n');
 }
 
-/** Whether something accepts connections on the loopback port. */
-const accepting = (port: number): Promise<boolean> =>
-  new Promise((resolve) => {
-    const socket = net.connect(port, '127.0.0.1', () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once('error', () => resolve(false));
-  });
-
 /** Starts nginx with the configuration under `prefix`; resolves once it accepts connections. */
 async function spawnNginx(prefix: string, port: number): Promise<ChildProcess> {
   if (!existsSync(NGINX)) throw new Error(`nginx not found at ${NGINX}; install it with \`apt-get install -y nginx\` or set NGINX_PATH`);
@@ -243,6 +237,44 @@ async function startNginx(dir: string, editServerBlock?: (serverBlock: string) =
     },
     setRoot,
     ...restartable(child, () => spawnNginx(prefix, port)),
+  };
+}
+
+/**
+ * Cloudflare Pages' runtime (`wrangler pages dev`, test/e2e/lib/wrangler.ts) serving `dir` with its
+ * `_headers`. A deploy restarts it on the same port with the new folder: wrangler reads `_headers`
+ * once, at start (after a symlink swap it served the new files with the old rules: the new hashed
+ * script with Pages' default Cache-Control), and a new deployment on Pages is a new start too.
+ */
+async function startPages(dir: string): Promise<Host> {
+  const prefix = temp();
+  const port = await freePort();
+  const log: Host['log'] = [];
+  let root = path.resolve(dir);
+  let wrangler = await startWrangler(root, port, prefix, log);
+  let paused = false;
+  return {
+    kind: 'pages',
+    url: `http://127.0.0.1:${port}/`,
+    log,
+    async setRoot(next) {
+      if (path.resolve(next) === root) return;
+      root = path.resolve(next);
+      if (paused) return;
+      await wrangler.stop();
+      wrangler = await startWrangler(root, port, prefix, log);
+    },
+    async pause() {
+      if (paused) return;
+      paused = true;
+      await wrangler.stop();
+    },
+    async resume() {
+      if (!paused) return;
+      wrangler = await startWrangler(root, port, prefix, log);
+      paused = false;
+    },
+    close: () => (paused ? Promise.resolve() : wrangler.stop()),
   };
 }
 

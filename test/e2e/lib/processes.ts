@@ -48,3 +48,13 @@ export function restartable(running: ChildProcess, restart: () => Promise<ChildP
     close: () => stopProcess(child),
   };
 }
+
+/** Whether something accepts connections on the loopback port. */
+export const accepting = (port: number): Promise<boolean> =>
+  new Promise((resolve) => {
+    const socket = net.connect(port, '127.0.0.1', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });

@@ -1,0 +1,83 @@
+// Cloudflare Pages' own runtime on this machine: `wrangler pages dev` (npm wrangler, which runs
+// workerd, Cloudflare's runtime, from a binary in an npm package; no network needed). npm test
+// installs the pinned version into its cache (tools/setup.mjs) and names it in WRANGLER_PATH.
+// wrangler prints one line per request it answered, which is the host's request log.
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { stripVTControlCharacters } from 'node:util';
+import { startInGroup, stopInGroup, type GroupChild } from '../../../tools/run.mjs';
+import { accepting } from './processes';
+import { until } from './wait';
+
+/** The launcher `npm test` installed (tools/setup.mjs ensureWrangler()). */
+const WRANGLER = process.env.WRANGLER_PATH ?? '';
+
+/**
+ * The compatibility date given to workerd. Without one, wrangler asks for today's, which a workerd
+ * older than today refuses; this is one this wrangler's workerd (1.20260426) accepts.
+ */
+const COMPATIBILITY_DATE = '2026-05-01';
+
+/** How long a start may take: about 1.5 s measured here, with room for a cold disk and a busy machine. */
+const START_LIMIT_MS = 30_000;
+
+/** One request as wrangler logs it: `[wrangler:info] GET /status/ 200 OK (5ms)` (the path without its query). */
+const REQUEST_LINE = /^\[wrangler:info\] ([A-Z]+) (\S+) \d{3}\b/;
+
+/** A running `wrangler pages dev`. */
+export interface Wrangler {
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts `wrangler pages dev root` on the loopback `port`, in a process group of its own (it runs
+ * workerd as a child), with its state, settings and logs under `prefix` and no banner, update
+ * check or metrics. Each request it logs is appended to `log`. Resolves once it says it is ready
+ * and accepts connections.
+ */
+export async function startWrangler(root: string, port: number, prefix: string, log: { method: string; url: string }[]): Promise<Wrangler> {
+  if (!WRANGLER)
+    throw new Error('WRANGLER_PATH is not set: run the end-to-end tests with `node tools/test.mjs e2e`, which installs wrangler');
+  if (!existsSync(WRANGLER))
+    throw new Error(`wrangler not found at ${WRANGLER}: npm test installs it into its cache (tools/setup.mjs), or set WRANGLER_PATH`);
+  const args = ['pages', 'dev', root, '--port', String(port), '--ip', '127.0.0.1', `--compatibility-date=${COMPATIBILITY_DATE}`];
+  const started = startInGroup(process.execPath, [WRANGLER, ...args], {
+    cwd: prefix,
+    env: {
+      WRANGLER_HIDE_BANNER: 'true',
+      WRANGLER_SEND_METRICS: 'false',
+      WRANGLER_SEND_ERROR_REPORTS: 'false',
+      XDG_CONFIG_HOME: path.join(prefix, 'config'),
+      WRANGLER_LOG_PATH: path.join(prefix, 'logs'),
+      FORCE_COLOR: '0',
+    },
+  });
+  let partial = '';
+  let ready = false;
+  const onData = (chunk: Buffer) => {
+    const lines = (partial + chunk.toString('utf8')).split('\n');
+    partial = lines.pop() ?? '';
+    for (const line of lines.map((text) => stripVTControlCharacters(text).trim())) {
+      if (line.includes(`Ready on http://127.0.0.1:${port}`)) ready = true;
+      const request = REQUEST_LINE.exec(line);
+      if (request) log.push({ method: request[1], url: request[2] });
+    }
+  };
+  started.child.stdout.on('data', onData);
+  started.child.stderr.on('data', onData);
+  const exited = () => started.child.exitCode !== null || started.child.signalCode !== null;
+  await until(`wrangler pages dev to listen on port ${port}`, async () => exited() || (ready && (await accepting(port))), START_LIMIT_MS);
+  if (exited()) throw new Error(`wrangler pages dev exited (${started.child.exitCode}): ${lastLines(started)}`);
+  return { stop: () => stopWrangler(started, port) };
+}
+
+/** The last lines wrangler printed, for an error message. */
+const lastLines = (started: GroupChild) => stripVTControlCharacters(started.output.text).trim().split('\n').slice(-5).join(' | ');
+
+/** Ends wrangler and whatever of its group is left; resolves once nothing accepts on its port. */
+async function stopWrangler(started: GroupChild, port: number): Promise<void> {
+  await stopInGroup(started, 5000);
+  // workerd is wrangler's child: a group kill takes it too, should it outlive wrangler.
+  started.killGroup();
+  await until(`port ${port} to refuse connections`, async () => !(await accepting(port)), 5000);
+}
