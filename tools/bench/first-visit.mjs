@@ -1,9 +1,8 @@
 // One first visit, as the load part measures it: a fresh profile, the page's own timings (first
 // contentful paint, `load`, `navigator.serviceWorker.ready`) and every byte the server sent meanwhile.
-import { READY_LIMIT_MS, freshContext } from './page-probes.mjs';
-import { poll } from './waits.mjs';
+import { READY_LIMIT_MS } from './page-probes.mjs';
+import { within } from './waits.mjs';
 
-/** @typedef {import('./page-probes.mjs').ProbedWindow} ProbedWindow */
 /** @typedef {{ method: string | undefined, url: string | undefined, status: number, encoding: string, bytes: number }} ResponseRecord */
 /** @typedef {ReturnType<typeof summarizeBytes>} VisitBytes */
 /** @typedef {{ fcpMs: number, loadMs: number, readyMs: number, bytes: VisitBytes }} Visit */
@@ -80,6 +79,16 @@ function summarizeBytes(responses) {
 }
 
 /**
+ * The page's side of a first visit, in every new document: when `navigator.serviceWorker.ready`
+ * resolves, it hands the time to the bench's binding. Nothing else runs in the page for the bench
+ * (no polling, no observer), so the site measured pays for nothing but itself.
+ */
+function reportWhenReady() {
+  const reporting = /** @type {Window & { __benchWorkerReady?: (readyMs: number) => void }} */ (window);
+  navigator.serviceWorker?.ready.then(() => reporting.__benchWorkerReady?.(performance.now()));
+}
+
+/**
  * One first visit in a fresh profile: resolves to its first contentful paint, when the page's
  * `load` event started and when `navigator.serviceWorker.ready` resolved (ms from the navigation's
  * start, all measured by the page), and the bytes the server sent until then.
@@ -89,15 +98,17 @@ function summarizeBytes(responses) {
  * @returns {Promise<Visit>}
  */
 export async function firstVisit(browser, site, counter) {
-  const context = await freshContext(browser);
+  const context = await browser.newContext({ serviceWorkers: 'allow' });
   try {
+    /** @type {Promise<number>} */
+    const ready = new Promise((resolve) =>
+      context.exposeBinding('__benchWorkerReady', (_source, /** @type {number} */ readyMs) => resolve(readyMs)),
+    );
+    await context.addInitScript(reportWhenReady);
     const page = await context.newPage();
     counter.take();
     await page.goto(site.url, { timeout: READY_LIMIT_MS });
-    const readyMs = await poll(() => page.evaluate(() => /** @type {ProbedWindow} */ (window).__benchWorkerReadyAt), {
-      limitMs: READY_LIMIT_MS,
-      what: 'navigator.serviceWorker.ready (an installed worker)',
-    });
+    const readyMs = await within(ready, READY_LIMIT_MS, 'navigator.serviceWorker.ready (an installed worker)');
     const bytes = summarizeBytes(counter.take());
     const { fcpMs, loadMs } = await page.evaluate(() => {
       const navigation = /** @type {PerformanceNavigationTiming | undefined} */ (performance.getEntriesByType('navigation')[0]);

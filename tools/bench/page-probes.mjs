@@ -13,7 +13,7 @@ export const READY_TEXT = 'Ready to work offline';
 
 /**
  * A page's window with the probes' records and the bench's binding.
- * @typedef {Window & typeof globalThis & { __benchReadyAt?: number, __benchWorkerReadyAt?: number, __benchShownAt?: number, __benchShown?: (report: ShownReport) => void, __benchEventSource?: EventSource }} ProbedWindow
+ * @typedef {Window & typeof globalThis & { __benchReadyAt?: number, __benchShownAt?: number, __benchShown?: (report: ShownReport) => void, __benchEventSource?: EventSource }} ProbedWindow
  */
 
 /** @typedef {import('playwright-core').Browser} Browser */
@@ -22,10 +22,8 @@ export const READY_TEXT = 'Ready to work offline';
 export const READY_LIMIT_MS = 30_000;
 
 /**
- * In every new document: records when `navigator.serviceWorker.ready` resolved (an active worker:
- * its install, the precache, is done; any site's, not only ours) in window.__benchWorkerReadyAt,
- * when the page was both showing "Ready to work offline" and controlled by the worker in
- * window.__benchReadyAt (both ms from the navigation's start), and, when
+ * In every new document: records when the page was both showing "Ready to work offline" and
+ * controlled by the worker (ms from the navigation's start) in window.__benchReadyAt, and, when
  * sessionStorage names an expected text, when the page first showed it in window.__benchShownAt;
  * once it has also fired `load`, it reports { expected, startedAt, doneAt } (wall-clock ms) to the
  * bench's binding window.__benchShown, where the dev part exposes one.
@@ -38,9 +36,6 @@ function installPageProbes() {
   } catch {
     return; // about:blank has no storage, and nothing to measure
   }
-  navigator.serviceWorker?.ready.then(() => {
-    probed.__benchWorkerReadyAt = performance.now();
-  });
   let reported = false;
   const reportShown = () => {
     // loadEventEnd is set once the load event's listeners have run: hence the timeout after `load`.
