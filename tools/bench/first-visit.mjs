@@ -33,6 +33,15 @@ export function countResponses(server) {
     // Wrapped as plain variadic functions: each forwards whatever overload it was called with.
     const write = /** @type {(...args: unknown[]) => boolean} */ (response.write.bind(response));
     const end = /** @type {(...args: unknown[]) => import('node:http').ServerResponse} */ (response.end.bind(response));
+    const writeHead = /** @type {(...args: unknown[]) => import('node:http').ServerResponse} */ (response.writeHead.bind(response));
+    // The preview server passes its headers to writeHead(), which getHeader() does not see.
+    response.writeHead = /** @type {typeof response.writeHead} */ (
+      (/** @type {unknown[]} */ ...args) => {
+        const headers = /** @type {Record<string, unknown> | undefined} */ (args.find((arg) => arg && typeof arg === 'object'));
+        if (headers?.['Content-Encoding']) record.encoding = String(headers['Content-Encoding']);
+        return writeHead(...args);
+      }
+    );
     response.write = /** @type {typeof response.write} */ (
       (/** @type {unknown} */ chunk, /** @type {unknown[]} */ ...rest) => {
         count(chunk, rest[0]);
@@ -43,7 +52,7 @@ export function countResponses(server) {
       (/** @type {unknown} */ chunk, /** @type {unknown[]} */ ...rest) => {
         count(chunk, rest[0]);
         record.status = response.statusCode;
-        record.encoding = String(response.getHeader('content-encoding') ?? '');
+        record.encoding ||= String(response.getHeader('content-encoding') ?? '');
         return end(chunk, ...rest);
       }
     );
