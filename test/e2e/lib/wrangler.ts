@@ -6,7 +6,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
 import { startInGroup, stopInGroup, type GroupChild } from '../../../tools/run.mjs';
-import { accepting } from './processes';
+import { accepting, freePort } from './processes';
 import { until } from './wait';
 
 /** The launcher `npm test` installed (tools/setup.mjs ensureWrangler()). */
@@ -40,7 +40,21 @@ export async function startWrangler(root: string, port: number, prefix: string, 
     throw new Error('WRANGLER_PATH is not set: run the end-to-end tests with `node tools/test.mjs e2e`, which installs wrangler');
   if (!existsSync(WRANGLER))
     throw new Error(`wrangler not found at ${WRANGLER}: npm test installs it into its cache (tools/setup.mjs), or set WRANGLER_PATH`);
-  const args = ['pages', 'dev', root, '--port', String(port), '--ip', '127.0.0.1', `--compatibility-date=${COMPATIBILITY_DATE}`];
+  // Its devtools inspector listens on 9229 unless told otherwise: two wranglers at once (two test
+  // files running side by side) would fight over it, and the second exits with "Address already in use".
+  const inspectorPort = await freePort();
+  const args = [
+    'pages',
+    'dev',
+    root,
+    '--port',
+    String(port),
+    '--ip',
+    '127.0.0.1',
+    '--inspector-port',
+    String(inspectorPort),
+    `--compatibility-date=${COMPATIBILITY_DATE}`,
+  ];
   const started = startInGroup(process.execPath, [WRANGLER, ...args], {
     cwd: prefix,
     env: {
@@ -71,8 +85,14 @@ export async function startWrangler(root: string, port: number, prefix: string, 
   return { stop: () => stopWrangler(started, port) };
 }
 
-/** The last lines wrangler printed, for an error message. */
-const lastLines = (started: GroupChild) => stripVTControlCharacters(started.output.text).trim().split('\n').slice(-5).join(' | ');
+/**
+ * What wrangler said when it failed, for an error message: its first `[ERROR]` line (a crash of its
+ * esbuild service follows it with a goroutine dump), or its last lines.
+ */
+function lastLines(started: GroupChild): string {
+  const lines = stripVTControlCharacters(started.output.text).trim().split('\n');
+  return lines.find((line) => line.includes('[ERROR]'))?.trim() ?? lines.slice(-5).join(' | ');
+}
 
 /** Ends wrangler and whatever of its group is left; resolves once nothing accepts on its port. */
 async function stopWrangler(started: GroupChild, port: number): Promise<void> {
