@@ -52,9 +52,9 @@ async function fetchChecked(url: string, integrity: string, cache: RequestCache,
  * Fetches the manifest and every file it lists, verified, and stores each one in this version's
  * cache as soon as it is verified: no page reads that cache before this worker activates, so a
  * file stored early is as invisible as one not yet fetched. Storing as files arrive overlaps the
- * writes with the downloads, and the longest write with all of them: Chromium compiles a script
- * stored during install for V8's code cache (Cache::put -> GenerateFullCodeCache), 40-200 ms for
- * the page bundle, which arrives first (from the HTTP cache). A failed fetch or write fails the
+ * writes with the downloads, including the longest: Chromium compiles a script stored during
+ * install for V8's code cache (Cache::put -> GenerateFullCodeCache, 30-65 ms for the page bundle
+ * in traces here), while the other files may still be downloading. A failed fetch or write fails the
  * install and, once every write has settled, deletes the cache: all or nothing, the old version
  * keeps serving.
  */

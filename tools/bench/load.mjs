@@ -42,16 +42,18 @@ export const PROFILES = [
  */
 export async function measureLoad(browser, out, runs, compareDir) {
   const ours = await siteVariants(out);
-  const compared = compareDir ? await siteVariants(compareDir) : undefined;
+  /** @type {import('./site-variants.mjs').SiteVariants | undefined} */
+  let compared;
   try {
+    compared = compareDir ? await siteVariants(compareDir) : undefined;
     /** @type {Partial<Record<ProfileName, ProfileSummary>>} */
     const oursByProfile = {};
     /** @type {Partial<Record<ProfileName, ProfileSummary>>} */
     const comparedByProfile = {};
     for (const profile of PROFILES) {
-      const [oursVisits, comparedVisits] = await visitInTurn(browser, profile, runs, [ours, compared]);
+      const [oursVisits, comparedVisits] = await visitInTurn(browser, profile, runs, compared ? [ours, compared] : [ours]);
       oursByProfile[profile.name] = summarizeVisits(oursVisits);
-      if (compared) comparedByProfile[profile.name] = summarizeVisits(comparedVisits);
+      if (comparedVisits) comparedByProfile[profile.name] = summarizeVisits(comparedVisits);
     }
     // Every profile was measured above.
     const results = /** @type {LoadResults} */ (oursByProfile);
@@ -65,17 +67,16 @@ export async function measureLoad(browser, out, runs, compareDir) {
 
 /**
  * `runs` rounds of one first visit to each site, in turn, each site on its own server with the
- * profile's pace and encoding; resolves to each site's visits (none for a missing site).
+ * profile's pace and encoding; resolves to each site's visits, in the order of `sites`.
  * @param {import('playwright-core').Browser} browser
  * @param {Profile} profile
  * @param {number} runs
- * @param {(import('./site-variants.mjs').SiteVariants | undefined)[]} sites
+ * @param {import('./site-variants.mjs').SiteVariants[]} sites
  * @returns {Promise<Visit[][]>}
  */
 async function visitInTurn(browser, profile, runs, sites) {
-  const present = sites.filter((site) => site !== undefined);
   const servers = await Promise.all(
-    present.map((site) => listen({ root: profile.compressed ? site.compressed : site.identity, port: 0, pace: profile.pace })),
+    sites.map((site) => listen({ root: profile.compressed ? site.compressed : site.identity, port: 0, pace: profile.pace })),
   );
   try {
     const counters = servers.map((server) => countResponses(server.server));
@@ -83,7 +84,7 @@ async function visitInTurn(browser, profile, runs, sites) {
     const visits = servers.map(() => []);
     for (let run = 0; run < runs; run++)
       for (const [index, server] of servers.entries()) visits[index].push(await firstVisit(browser, server, counters[index]));
-    return sites.map((site) => (site ? (visits[present.indexOf(site)] ?? []) : []));
+    return visits;
   } finally {
     await Promise.all(servers.map((server) => server.close()));
   }
