@@ -120,6 +120,7 @@ for (const build of BUILDS) {
     await openNotes(page, new URL(BASE, host.url).href);
     await firstNote(page).fill('typed under a sub-path');
     const loads = countLoads(page);
+    await host.logged();
     const from = host.log.length;
     await context.setOffline(true);
     await page.getByText('You are offline; everything here still works.').waitFor({ timeout: 2000 });

@@ -282,6 +282,7 @@ for (const [index, build] of BUILDS.entries()) {
     // Online first: a repeat visit asks the server for no file the worker precached. Only the
     // browser's own update check of /sw.js may reach it (and the reconnect probe, a HEAD).
     const precached = Object.keys(JSON.parse(readFileSync(path.join(v1, 'precache.json'), 'utf8')));
+    await host.logged();
     const from = host.log.length;
     for (const [p, title] of ROUTES) {
       await tab.goto(url(p));
@@ -570,6 +571,7 @@ for (const [index, build] of BUILDS.entries()) {
       // A reload, not a navigation: python sends Last-Modified and no Cache-Control, so a plain
       // navigation may be answered by the HTTP cache (heuristic freshness); a reload revalidates.
       await tab.goto(url('/'));
+      await host.logged();
       const from = host.log.length;
       await tab.reload();
       assert.is(await until('the note', () => firstNote(tab)), 'kept through the kill switch');

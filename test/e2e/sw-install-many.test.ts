@@ -44,6 +44,7 @@ test(`installs with ${EXTRA_FILES} more files: every file of the manifest in the
   const manifest = readPrecache(dist);
   assert.ok(Object.keys(manifest).length > EXTRA_FILES, 'the extra files are in the precache manifest');
   const context = await freshContext(browser);
+  await host.logged();
   const from = host.log.length;
   const page = await context.newPage();
   const problems = watchConsole(page);

@@ -77,6 +77,7 @@ for (const build of BUILDS) {
     test('never precaches /sw.js, and lets HEAD /sw.js (the reconnect probe) reach the server', async ({ browser, host }) => {
       const context = await freshContext(browser);
       const page = await openInstalled(context, host.url);
+      await host.logged();
       const from = host.log.length;
       const status = await page.evaluate(async () => (await fetch('/sw.js', { method: 'HEAD', cache: 'no-store' })).status);
       assert.is(status, 200);

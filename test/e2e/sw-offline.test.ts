@@ -47,6 +47,7 @@ for (const build of BUILDS) {
       await page.goto(new URL('/status', host.url).href);
       await waitReady(page);
       await context.setOffline(true);
+      await host.logged();
       const from = host.log.length;
       for (const [p, h1] of ROUTES) assert.is(await heading(page, new URL(p, host.url).href), h1, p);
       assert.is(await page.evaluate(() => navigator.onLine), false);
@@ -83,6 +84,7 @@ for (const build of BUILDS) {
     test('online, a repeat visit is served from the cache: the server gets no request for a precached file', async ({ browser, host }) => {
       const context = await freshContext(browser);
       const page = await openInstalled(context, host.url);
+      await host.logged();
       const from = host.log.length;
       for (const [p, h1] of ROUTES) assert.is(await heading(page, new URL(p, host.url).href), h1, p);
       await page.reload();
@@ -104,6 +106,7 @@ for (const build of BUILDS) {
     }) => {
       const context = await freshContext(browser);
       const page = await openInstalled(context, host.url);
+      await host.logged();
       const from = host.log.length;
       // A navigation: the host's own 404, not the app shell that other unknown paths get.
       const res = await page.goto(new URL('/.well-known/security.txt', host.url).href);

@@ -79,6 +79,7 @@ for (const build of BUILDS) {
     const registered = await lastCheck();
     await page.getByRole('link', { name: 'Notes' }).click();
     await host.setRoot(next);
+    await host.logged();
     const from = host.log.length;
     await context.clock.fastForward('59:00');
     // The page's clock has run 59 minutes, and a check records its time before it asks the server:

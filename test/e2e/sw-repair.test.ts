@@ -70,6 +70,7 @@ for (const build of BUILDS) {
     // The page loaded the script itself: without this the worker could take its verified copy
     // from the HTTP cache, and the server would not see the repair.
     await clearHttpCache(page);
+    await host.logged();
     const from = host.log.length;
     await show(page, new URL('/about/', host.url).href, 'What this app ships');
     await until('both entries back in the cache', async () => (await cachedSri(page, evicted)).every(Boolean));
@@ -121,6 +122,7 @@ for (const build of BUILDS) {
     await clearHttpCache(page);
     altered.add(script);
     altered.add('/about/');
+    await host.logged();
     const from = host.log.length;
     const fetched = await page.evaluate(
       (url) =>
@@ -178,6 +180,7 @@ for (const build of BUILDS) {
     // Offline, a verified copy in the HTTP cache would repair them at once (the page loaded both).
     await clearHttpCache(page);
     await context.setOffline(true);
+    await host.logged();
     const from = host.log.length;
     await show(page, host.url, 'Notes');
     // The missing route page: the cached shell, whose script shows the About screen (without the licences).

@@ -181,6 +181,7 @@ for (const build of BUILDS) {
       await makeOtherCache(page);
       await firstNote(page).fill('still here after the kill switch');
       const loads = countLoads(page);
+      await host.logged();
       const sinceDeploy = host.log.length;
       await host.setRoot(kill);
       await checkForUpdate(page);
@@ -201,6 +202,7 @@ for (const build of BUILDS) {
       // /status/): go to the notes, then reload, so the HTTP cache cannot answer (python sends no
       // Cache-Control, and a plain navigation may be answered heuristically).
       await page.goto(host.url);
+      await host.logged();
       const beforeReload = host.log.length;
       await page.reload();
       await firstNote(page).waitFor();

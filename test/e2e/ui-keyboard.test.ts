@@ -90,6 +90,7 @@ for (const build of BUILDS) {
     await page.goto(host.url);
     await settle(page, 'Notes');
     await page.evaluate(() => ((window as unknown as { loadedOnce: boolean }).loadedOnce = true));
+    await host.logged();
     const before = host.log.length;
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Offline readiness' }).focus();
     await page.keyboard.press('Enter');

@@ -107,6 +107,7 @@ for (const build of BUILDS) {
   test('/status: "Check for update" asks the server for sw.js and shows when', async ({ browser, host }) => {
     context = await freshContext(browser);
     const page = await openInstalled(context, new URL('/status/', host.url).href);
+    await host.logged();
     const before = host.log.length;
     const shown = await statusFact(page, 'Last update check');
     // Pacing, not an absence proof: the time is shown to the second, so the next check must show another.

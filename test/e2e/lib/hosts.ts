@@ -28,6 +28,12 @@ export interface Host {
   log: { method: string; url: string; revalidation?: boolean }[];
   /** Serves another folder from now on: a deploy (resolves once the host serves it). */
   setRoot(dir: string): Promise<void>;
+  /**
+   * Resolves once every request the host has answered so far is in `log`. The preview server,
+   * python and nginx log a request by the time they answer it; wrangler prints its line after the
+   * answer, so a count taken right after an install could still see one of the install's requests.
+   */
+  logged(): Promise<void>;
   /** Stops answering: closes the listening socket and every open connection (connection refused). */
   pause(): Promise<void>;
   /** Listens again on the same port. */
@@ -67,6 +73,8 @@ async function startPreview(dir: string, intercept?: Intercept): Promise<Host> {
     kind: 'preview',
     url: preview.url,
     log: preview.log,
+    // Logged by the time it answers (see Host.logged).
+    logged: async () => {},
     async setRoot(next) {
       preview.setRoot(next);
     },
@@ -147,6 +155,8 @@ async function startPython(dir: string): Promise<Host> {
     kind: 'python',
     url: `http://127.0.0.1:${port}/`,
     log,
+    // Logged by the time it answers (see Host.logged).
+    logged: async () => {},
     setRoot,
     // http.server sets SO_REUSEADDR, so the port is free again at once.
     ...restartable(child, async () => (await spawnPython(link, port, log)).child),
@@ -235,6 +245,8 @@ async function startNginx(dir: string, editServerBlock?: (serverBlock: string) =
     get log() {
       return nginxLog(accessLog);
     },
+    // Logged by the time it answers (see Host.logged).
+    logged: async () => {},
     setRoot,
     ...restartable(child, () => spawnNginx(prefix, port)),
   };
@@ -253,10 +265,23 @@ async function startPages(dir: string): Promise<Host> {
   let root = path.resolve(dir);
   let wrangler = await startWrangler(root, port, prefix, log);
   let paused = false;
+  let markers = 0;
   return {
     kind: 'pages',
     url: `http://127.0.0.1:${port}/`,
     log,
+    async logged() {
+      if (paused) return;
+      // wrangler prints requests in the order it finished them: once a marker request of our own
+      // is in the log, every request answered before it is too. The marker is then taken out.
+      const marker = `/__log-marker-${++markers}`;
+      await fetch(new URL(marker, `http://127.0.0.1:${port}/`)).then((response) => response.arrayBuffer());
+      await until('wrangler to log the marker request', () => log.some((request) => request.url === marker), 5000);
+      log.splice(
+        log.findIndex((request) => request.url === marker),
+        1,
+      );
+    },
     async setRoot(next) {
       if (path.resolve(next) === root) return;
       root = path.resolve(next);
