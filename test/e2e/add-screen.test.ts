@@ -11,6 +11,7 @@ import { openInstalled, settle, watchConsole } from './lib/app';
 import { freshContext } from './lib/browser';
 import { startHost } from './lib/hosts';
 import { APP_NAME, BUILDS, cleanup, copySources, readPrecache } from './lib/site';
+import { beforeAllTests } from './lib/hooks';
 import { shareChromium, type Shared } from './lib/suite';
 
 /** The new screen: its file name (its URL), its title and what it shows. */
@@ -37,7 +38,7 @@ shareChromium(test);
 let project: string;
 const dists: Record<string, string> = {};
 
-test.before(() => {
+beforeAllTests(test, () => {
   project = copySources();
   writeFileSync(path.join(project, 'src/ui/screens', `${NAME}.tsx`), SOURCE);
   for (const { name, preact } of BUILDS) {

@@ -8,6 +8,7 @@ import path from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { beforeAllTests } from './lib/hooks';
 import { startHost, type Host, type HostKind } from './lib/hosts';
 import { audit, BUILDS, site } from './lib/site';
 import { present } from '../present';
@@ -121,7 +122,7 @@ for (const build of BUILDS) {
   const rules = parseHeadersFile(readFileSync(path.join(dir, '_headers'), 'utf8'));
   for (const kind of HEADER_HOSTS) {
     const test = suite<{ host: Host }>(`promised headers (${build.name}, ${kind})`);
-    test.before(async (context) => {
+    beforeAllTests(test, async (context) => {
       context.host = await startHost(kind, dir);
     });
     test.after(async ({ host }) => host?.close());

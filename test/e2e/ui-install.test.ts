@@ -9,6 +9,7 @@ import { SCREENS, settle } from './lib/app';
 import { freshContext, launchWithProfile } from './lib/browser';
 import { startHost } from './lib/hosts';
 import { BUILDS, site } from './lib/site';
+import { beforeAllTests } from './lib/hooks';
 import { shareChromium, type Shared } from './lib/suite';
 import { WAIT } from './lib/wait';
 
@@ -41,7 +42,7 @@ for (const build of BUILDS) {
   const test = suite<Shared>(`ui install and screenshots (${build.name})`);
   const dist = site(build.name, 'v1');
   shareChromium(test);
-  test.before(() => {
+  beforeAllTests(test, () => {
     mkdirSync(SHOTS, { recursive: true });
   });
 

@@ -10,6 +10,7 @@ import path from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { headersFor } from '../../tools/headers.mjs';
+import { beforeAllTests } from './lib/hooks';
 import { startHost, type Host, type HostKind } from './lib/hosts';
 import { freePort } from './lib/processes';
 import { appScript, audit, BUILDS, copySite, site } from './lib/site';
@@ -66,7 +67,7 @@ const servedCount = (kind: HostKind) => fileCount - (kind === 'pages' ? 1 : 0);
 
 for (const kind of VERIFY_HOSTS) {
   const test = suite<{ host: Host }>(`npm run verify (${kind})`);
-  test.before(async (context) => {
+  beforeAllTests(test, async (context) => {
     context.host = await startHost(kind, dist);
   });
   test.after.each(({ host }) => host.setRoot(dist));

@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { LOG_KEY, connectivity, connectivityLog, logTransition, probe, startConnectivity } from '../../src/offline/connectivity';
+import { beforeAllTests } from '../e2e/lib/hooks';
 import { installDom, type FakeDom } from './offline-dom';
 import { present } from '../present';
 
@@ -80,7 +81,7 @@ let server: http.Server;
 let base: string;
 let status = 200;
 const seen: { method?: string; url?: string; cache?: string }[] = [];
-probes.before(async () => {
+beforeAllTests(probes, async () => {
   server = http.createServer((req, res) => {
     seen.push({ method: req.method, url: req.url, cache: req.headers['cache-control'] });
     res.writeHead(status).end();

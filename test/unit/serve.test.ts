@@ -6,6 +6,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { gzipSync, brotliCompressSync, gunzipSync, brotliDecompressSync } from 'node:zlib';
 import { SECURITY_HEADERS } from '../../tools/headers.mjs';
+import { beforeAllTests } from '../e2e/lib/hooks';
 import { listen, preferredEncoding, safePath, type Listening } from '../../tools/serve/server.mjs';
 
 const SECRET = 'TOP-SECRET-OUTSIDE-DIST';
@@ -54,7 +55,7 @@ const get = (target: string, method = 'GET') => raw(`${method} ${target} HTTP/1.
  */
 function previewServerSuite(name: string, start: () => Promise<Listening>) {
   const serve = suite(name);
-  serve.before(async () => {
+  beforeAllTests(serve, async () => {
     server = await start();
   });
   serve.after(() => server.close());

@@ -3,6 +3,7 @@
 import type { Browser } from 'playwright-core';
 import type { Test } from 'uvu';
 import { launchChromium } from './browser';
+import { beforeAllTests } from './hooks';
 import type { Host } from './hosts';
 
 /** The context uvu hands to each test and hook of a suite that called shareChromium(). */
@@ -14,7 +15,7 @@ export interface Shared {
 
 /** Before the suite's first test, launches Chromium and starts the host `startHost` makes (if any); closes both after its last. */
 export function shareChromium(test: Test<Shared>, startHost?: () => Promise<Host>): void {
-  test.before(async (shared) => {
+  beforeAllTests(test, async (shared) => {
     shared.browser = await launchChromium();
     if (startHost) shared.host = await startHost();
   });
