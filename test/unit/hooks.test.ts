@@ -31,7 +31,15 @@ hooks('a failed setup is printed with its suite and reason, and its tests count 
     const source = path.join(dir, 'failing-setup.test.ts');
     const bundled = path.join(dir, 'failing-setup.test.mjs');
     writeFileSync(source, FAILING_SETUP);
-    await build({ entryPoints: [source], outfile: bundled, bundle: true, platform: 'node', format: 'esm', packages: 'external', logLevel: 'error' });
+    await build({
+      entryPoints: [source],
+      outfile: bundled,
+      bundle: true,
+      platform: 'node',
+      format: 'esm',
+      packages: 'external',
+      logLevel: 'error',
+    });
     const result = spawnSync(process.execPath, [path.join(root, 'tools/uvu-run.mjs'), bundled], {
       encoding: 'utf8',
       env: { ...process.env, FORCE_COLOR: '0' },
