@@ -7,7 +7,7 @@ import path from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
 import { startInGroup, stopInGroup, type GroupChild } from '../../../tools/run.mjs';
 import { accepting, freePort } from './processes';
-import { until } from './wait';
+import { sleep, until } from './wait';
 
 /** The launcher `npm test` installed (tools/setup.mjs ensureWrangler()). */
 const WRANGLER = process.env.WRANGLER_PATH ?? '';
@@ -29,17 +29,41 @@ export interface Wrangler {
   stop(): Promise<void>;
 }
 
+/** How many times a start that found a port taken is tried, each with a new inspector port. */
+const STARTS_WHEN_PORT_TAKEN = 3;
+
+/** A start that failed because one of its ports was taken when workerd came to bind it. */
+class PortTaken extends Error {}
+
 /**
  * Starts `wrangler pages dev root` on the loopback `port`, in a process group of its own (it runs
  * workerd as a child), with its state, settings and logs under `prefix` and no banner, update
  * check or metrics. Each request it logs is appended to `log`. Resolves once it says it is ready
  * and accepts connections.
+ *
+ * A port can be taken between freePort() and workerd's bind, a second or so later: another test
+ * file running beside this one starts servers too (seen once in a clean-clone run, on a restart
+ * for a deploy: "Address already in use", and the rest of the suite failed with it). Such a start
+ * is tried again, with a new inspector port and the same `port`: the site's origin must not change.
  */
 export async function startWrangler(root: string, port: number, prefix: string, log: { method: string; url: string }[]): Promise<Wrangler> {
   if (!WRANGLER)
     throw new Error('WRANGLER_PATH is not set: run the end-to-end tests with `node tools/test.mjs e2e`, which installs wrangler');
   if (!existsSync(WRANGLER))
     throw new Error(`wrangler not found at ${WRANGLER}: npm test installs it into its cache (tools/setup.mjs), or set WRANGLER_PATH`);
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startWranglerOnce(root, port, prefix, log);
+    } catch (error) {
+      if (!(error instanceof PortTaken) || attempt === STARTS_WHEN_PORT_TAKEN) throw error;
+      console.log(`  ${error.message}; starting it again (${attempt + 1} of ${STARTS_WHEN_PORT_TAKEN})`);
+      await sleep(500);
+    }
+  }
+}
+
+/** One try of startWrangler(); rejects with PortTaken when wrangler says a port it wanted is in use. */
+async function startWranglerOnce(root: string, port: number, prefix: string, log: { method: string; url: string }[]): Promise<Wrangler> {
   // Its devtools inspector listens on 9229 unless told otherwise: two wranglers at once (two test
   // files running side by side) would fight over it, and the second exits with "Address already in use".
   const inspectorPort = await freePort();
@@ -81,7 +105,10 @@ export async function startWrangler(root: string, port: number, prefix: string, 
   started.child.stderr.on('data', onData);
   const exited = () => started.child.exitCode !== null || started.child.signalCode !== null;
   await until(`wrangler pages dev to listen on port ${port}`, async () => exited() || (ready && (await accepting(port))), START_LIMIT_MS);
-  if (exited()) throw new Error(`wrangler pages dev exited (${started.child.exitCode}): ${lastLines(started)}`);
+  if (exited()) {
+    const reason = `wrangler pages dev exited (${started.child.exitCode}): ${lastLines(started)}`;
+    throw reason.includes('Address already in use') ? new PortTaken(reason) : new Error(reason);
+  }
   return { stop: () => stopWrangler(started, port) };
 }
 
