@@ -41,10 +41,11 @@ class PortTaken extends Error {}
  * check or metrics. Each request it logs is appended to `log`. Resolves once it says it is ready
  * and accepts connections.
  *
- * A port can be taken between freePort() and workerd's bind, a second or so later: another test
- * file running beside this one starts servers too (seen once in a clean-clone run, on a restart
- * for a deploy: "Address already in use", and the rest of the suite failed with it). Such a start
- * is tried again, with a new inspector port and the same `port`: the site's origin must not change.
+ * A port can be taken before workerd binds it, a second or so after the start: the inspector's,
+ * fresh from freePort(), or on a restart the site's, free since the old wrangler stopped. Another
+ * test file running beside this one starts servers too (seen once in a clean-clone run, on a
+ * restart for a deploy: "Address already in use", and the rest of the suite failed with it). Such
+ * a start is tried again, with a new inspector port and the same `port`: the origin must not change.
  */
 export async function startWrangler(root: string, port: number, prefix: string, log: { method: string; url: string }[]): Promise<Wrangler> {
   if (!WRANGLER)
