@@ -51,6 +51,7 @@ for (const build of BUILDS) {
       const from = host.log.length;
       for (const [p, h1] of ROUTES) assert.is(await heading(page, new URL(p, host.url).href), h1, p);
       assert.is(await page.evaluate(() => navigator.onLine), false);
+      await host.logged();
       assert.equal(host.log.slice(from), [], 'offline, the server hears nothing');
       // The offline banner is the only console-free sign of the state: no errors, no warnings.
       assert.equal(problems, []);
@@ -91,6 +92,7 @@ for (const build of BUILDS) {
       await page.getByRole('heading', { level: 1 }).waitFor();
       // Only the browser's own update check of the worker script may reach the server (and the
       // reconnect probe, a HEAD, which this does not count).
+      await host.logged();
       const asked = requestsSince(host, from);
       assert.ok(asked.length === 0 || asked.every((u) => u === '/sw.js'), `GETs that reached the server: ${asked.join(', ')}`);
       assert.ok(

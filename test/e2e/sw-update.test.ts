@@ -206,6 +206,7 @@ for (const build of BUILDS) {
       const beforeReload = host.log.length;
       await page.reload();
       await firstNote(page).waitFor();
+      await host.logged();
       assert.ok(requestsSince(host, beforeReload).includes('/'), 'the page came from the network');
       assert.is(await firstNote(page).inputValue(), 'still here after the kill switch');
     });

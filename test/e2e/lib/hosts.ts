@@ -31,7 +31,9 @@ export interface Host {
   /**
    * Resolves once every request the host has answered so far is in `log`. The preview server,
    * python and nginx log a request by the time they answer it; wrangler prints its line after the
-   * answer, so a count taken right after an install could still see one of the install's requests.
+   * answer, so a count taken right after an install could still see one of the install's requests,
+   * and a read right after a page's reload could miss it. Call it before taking a count and before
+   * reading what was asked since.
    */
   logged(): Promise<void>;
   /** Stops answering: closes the listening socket and every open connection (connection refused). */
