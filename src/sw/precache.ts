@@ -1,6 +1,7 @@
 // The install: every file of this version, each verified by its SHA-384, stored all or nothing.
 import { PROGRESS_CHANNEL } from '../app-name';
 import { CACHE_NAME, MANIFEST_INTEGRITY, MANIFEST_URL } from './config';
+import { throttledProgress } from './install-progress';
 
 /** The manifest's shape: URL path -> SRI hash ('' for a file that cannot be hash-checked). */
 export type Manifest = Record<string, string>;
@@ -52,9 +53,7 @@ async function fetchChecked(url: string, integrity: string, cache: RequestCache,
  * Fetches the manifest and every file it lists, verified, and stores each one in this version's
  * cache as soon as it is verified: no page reads that cache before this worker activates, so a
  * file stored early is as invisible as one not yet fetched. Storing as files arrive overlaps the
- * writes with the downloads, including the longest: Chromium compiles a script stored during
- * install for V8's code cache (Cache::put -> GenerateFullCodeCache, 30-65 ms for the page bundle
- * in traces here), while the other files may still be downloading. A failed fetch or write fails the
+ * writes with the downloads. A failed fetch or write fails the
  * install and, once every write has settled, deletes the cache: all or nothing, the old version
  * keeps serving.
  */
@@ -82,22 +81,27 @@ export async function precacheVerified(): Promise<void> {
   }
 }
 
-/** Fetches every file of the manifest, verified, stores each with `store`, and posts "n of m" to the pages as each is stored. */
+/** Fetches every file of the manifest, verified, stores each with `store`, and posts "n of m" to the pages as files are stored. */
 async function fetchAndStoreReportingProgress(
   manifest: Manifest,
   store: (url: string, response: Response) => Promise<void>,
 ): Promise<void> {
   // A first install controls no page yet, and a BroadcastChannel reaches uncontrolled pages of
   // this origin too. (Safari before 15.4 has no BroadcastChannel: it installs without progress.)
-  const progress = globalThis.BroadcastChannel ? new BroadcastChannel(PROGRESS_CHANNEL) : undefined;
+  const channel = globalThis.BroadcastChannel ? new BroadcastChannel(PROGRESS_CHANNEL) : undefined;
   const urls = Object.keys(manifest);
+  const progress = throttledProgress(urls.length, (done) => channel?.postMessage([done, urls.length]));
   let done = 0;
-  await eachAtMost(urls, INSTALL_FETCHES_AT_ONCE, async (url) => {
-    await store(url, await fetchVerified(url, manifest[url], { keepalive: true }));
-    done++;
-    progress?.postMessage([done, urls.length]);
-  });
-  progress?.close();
+  try {
+    await eachAtMost(urls, INSTALL_FETCHES_AT_ONCE, async (url) => {
+      await store(url, await fetchVerified(url, manifest[url], { keepalive: true }));
+      done++;
+      progress.report(done);
+    });
+  } finally {
+    progress.stop();
+    channel?.close();
+  }
 }
 
 /**

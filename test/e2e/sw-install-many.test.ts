@@ -1,7 +1,8 @@
 // An app that ships many more files than today's still installs whole. The install fetches with
 // `keepalive` (an installing worker's plain fetches go out a few at a time in Chromium), and
 // Chromium refuses the 257th keepalive fetch in flight: the install keeps 16 in flight, so 300 extra
-// files install, each fetched once and stored byte for byte.
+// files install, each fetched once and stored byte for byte, while the banner counts them a few
+// times a second.
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -56,6 +57,42 @@ test(`installs with ${EXTRA_FILES} more files: every file of the manifest in the
   const askedTwice = asked.filter((url, index) => url.startsWith('/extra/') && asked.indexOf(url) !== index);
   assert.equal(askedTwice, []);
   assert.equal(problems, []);
+  await context.close();
+});
+
+/** One text the status region showed, and when (ms after the page's time origin). */
+type Shown = { at: number; text: string };
+
+test(`the banner counts the ${EXTRA_FILES} more files a few times a second, not once per file`, async ({ browser, host }) => {
+  const total = Object.keys(readPrecache(dist)).length;
+  const context = await freshContext(browser);
+  // Every text the live region shows is what a screen reader may read out: record each change.
+  await context.addInitScript(() => {
+    const shown: { at: number; text: string }[] = [];
+    (window as unknown as { __shown: typeof shown }).__shown = shown;
+    new MutationObserver(() => {
+      const text = document.querySelector('[role="status"]')?.textContent ?? '';
+      if (text !== shown.at(-1)?.text) shown.push({ at: performance.now(), text });
+    }).observe(document, { subtree: true, childList: true, characterData: true });
+  });
+  const page = await context.newPage();
+  await page.goto(host.url);
+  // "Ready" replaces the count: once it shows, no count comes after it.
+  await waitReady(page);
+  const shown = await page.evaluate(() => (window as unknown as { __shown: Shown[] }).__shown);
+  const counts = shown.flatMap(({ at, text }) => {
+    const match = /: (\d+) of (\d+) files/.exec(text);
+    return match ? [{ at, done: Number(match[1]), of: Number(match[2]) }] : [];
+  });
+  assert.ok(counts.length >= 1, 'the banner counted the files');
+  assert.ok(
+    counts.every((count, index) => count.of === total && (index === 0 || count.done > counts[index - 1].done)),
+    `counts of ${total}, rising: ${JSON.stringify(counts)}`,
+  );
+  // At most one count per 250 ms, besides the first and the last (each sent at once). One count
+  // per file would be over a hundred here.
+  const span = (counts.at(-1)?.at ?? 0) - counts[0].at;
+  assert.ok(counts.length <= 2 + Math.ceil(span / 250), `${counts.length} counts in ${Math.round(span)} ms: ${JSON.stringify(counts)}`);
   await context.close();
 });
 
