@@ -53,9 +53,8 @@ async function fetchChecked(url: string, integrity: string, cache: RequestCache,
  * Fetches the manifest and every file it lists, verified, and stores each one in this version's
  * cache as soon as it is verified: no page reads that cache before this worker activates, so a
  * file stored early is as invisible as one not yet fetched. Storing as files arrive overlaps the
- * writes with the downloads. A failed fetch or write fails the
- * install and, once every write has settled, deletes the cache: all or nothing, the old version
- * keeps serving.
+ * writes with the downloads. A failed fetch or write fails the install and, once every write has
+ * settled, deletes the cache: all or nothing, the old version keeps serving.
  */
 export async function precacheVerified(): Promise<void> {
   const cache = await caches.open(CACHE_NAME);
