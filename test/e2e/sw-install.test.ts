@@ -6,7 +6,7 @@ import path from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { cachedPaths, cacheNames, openInstalled, statusFact, waitReady, watchConsole } from './lib/app';
-import { freshContext } from './lib/browser';
+import { freshContext, goOffline } from './lib/browser';
 import { HOSTS, requestsSince, startHost } from './lib/hosts';
 import { APP_NAME, audit, BUILDS, readPrecache, site } from './lib/site';
 import { shareChromium, type Shared } from './lib/suite';
@@ -84,18 +84,7 @@ for (const build of BUILDS) {
       await until("the HEAD in the host's log", () => requestsSince(host, from, 'HEAD').length > 0);
       assert.equal(requestsSince(host, from, 'HEAD'), ['/sw.js']);
       assert.not.ok(Object.keys(manifest).includes('/sw.js'));
-      await context.setOffline(true);
-      // The premise first: a request the worker also leaves to the network (a "networkOnly" path)
-      // fails. Chromium applies DevTools' offline in the network service, apart from the page's own
-      // state (a CI run once saw the probe answered right after setOffline resolved).
-      await until('a network-only request from the page to fail offline', () =>
-        page.evaluate(() =>
-          fetch('/.well-known/offline-shell-check', { cache: 'no-store' }).then(
-            () => false,
-            () => true,
-          ),
-        ),
-      );
+      await goOffline(context, page);
       const offlineFrom = host.log.length;
       const offline = await page.evaluate(() =>
         fetch('/sw.js', { method: 'HEAD', cache: 'no-store' }).then(

@@ -7,7 +7,7 @@ import type { Page } from 'playwright-core';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { openInstalled, ROUTES as SCREEN_ROUTES, waitReady, watchConsole } from './lib/app';
-import { freshContext } from './lib/browser';
+import { freshContext, goOffline } from './lib/browser';
 import { HOSTS, requestsSince, startHost } from './lib/hosts';
 import { BUILDS, readPrecache, site } from './lib/site';
 import { shareChromium, type Shared } from './lib/suite';
@@ -122,7 +122,7 @@ for (const build of BUILDS) {
       // request on its output after answering it: wait for the line.
       await until("the request in the host's log", () => requestsSince(host, from).length > 0);
       assert.is(requestsSince(host, from)[0], '/.well-known/security.txt');
-      await context.setOffline(true);
+      await goOffline(context, page);
       assert.is(
         await page.goto(new URL('/.well-known/security.txt', host.url).href).then(
           () => 'answered',

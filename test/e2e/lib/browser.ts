@@ -90,3 +90,21 @@ export async function clearHttpCache(page: Page): Promise<void> {
   await devtools.send('Network.clearBrowserCache');
   await devtools.detach();
 }
+
+/**
+ * Takes the context offline and resolves once a request the worker leaves to the network (a
+ * `networkOnly` path, package.json) fails from `page`. Chromium applies DevTools' offline in the
+ * network service apart from the page's own state, and a CI run once saw the worker's request
+ * answered right after setOffline resolved: a test that asserts a failure offline waits for this.
+ */
+export async function goOffline(context: BrowserContext, page: Page): Promise<void> {
+  await context.setOffline(true);
+  await until('a network-only request from the page to fail offline', () =>
+    page.evaluate(() =>
+      fetch('/.well-known/offline-shell-check', { cache: 'no-store' }).then(
+        () => false,
+        () => true,
+      ),
+    ),
+  );
+}
