@@ -94,8 +94,8 @@ export async function clearHttpCache(page: Page): Promise<void> {
 /**
  * Takes the context offline and resolves once a request the worker leaves to the network (a
  * `networkOnly` path, package.json) fails from `page`. Chromium applies DevTools' offline in the
- * network service apart from the page's own state, and a CI run once saw the worker's request
- * answered right after setOffline resolved: a test that asserts a failure offline waits for this.
+ * network service apart from the page's own state, so setOffline can resolve while a worker's
+ * request still gets through: a test that asserts a failure offline waits for this first.
  */
 export async function goOffline(context: BrowserContext, page: Page): Promise<void> {
   await context.setOffline(true);
