@@ -8,8 +8,8 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { cacheNames, firstNote, waitReady, watchConsole } from './lib/app';
 import { freshContext } from './lib/browser';
-import { startHost } from './lib/hosts';
-import { APP_NAME, audit, BUILDS, site } from './lib/site';
+import { holdFile, startHost } from './lib/hosts';
+import { APP_NAME, audit, BUILDS, readPrecache, site } from './lib/site';
 import { shareChromium, type Shared } from './lib/suite';
 import { until } from './lib/wait';
 
@@ -19,16 +19,22 @@ const NEW_TITLE = 'Field Notes';
 for (const build of BUILDS) {
   const test = suite<Shared>(`renamed app (${build.name})`);
   const dir = site(build.name, 'renamed');
-  shareChromium(test, () => startHost('preview', dir));
+  // The licences file (only the worker asks for it on /) can be held, so the install stays under
+  // way while the test looks for its progress.
+  const licences = holdFile('/licenses.txt');
+  shareChromium(test, () => startHost('preview', dir, { intercept: licences.intercept }));
 
   test('install progress, "Ready to work offline", caches and storage keys all carry the new name', async ({ browser, host }) => {
+    const total = Object.keys(readPrecache(dir)).length;
     const context = await freshContext(browser);
     const page = await context.newPage();
     const problems = watchConsole(page);
+    licences.hold();
     await page.goto(host.url);
     // The progress banner appears only if the page hears the worker's broadcast: the channel
-    // names must agree. The banner text is a live region, so the last state is what stays.
-    await page.getByText(/Saving the app for offline use: \d+ of \d+ files/).waitFor({ timeout: 15_000 });
+    // names must agree.
+    await page.getByText(`Saving the app for offline use: ${total - 1} of ${total} files`).waitFor({ timeout: 15_000 });
+    licences.release();
     await waitReady(page);
     assert.equal(await cacheNames(page), [`${NEW_NAME}-${audit(dir).version}`]);
 

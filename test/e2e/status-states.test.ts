@@ -2,42 +2,19 @@
 // (n of m files); update waiting; repairing (k missing); offline and incomplete (k missing, will
 // repair when online); error with the reason. A server that holds one file's answer until the
 // test lets it go keeps the install or the repair under way long enough to be seen.
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Page } from 'playwright-core';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { openInstalled, settle, statusFact } from './lib/app';
 import { clearHttpCache, freshContext } from './lib/browser';
 import { evict } from './lib/caches';
-import { startHost } from './lib/hosts';
+import { holdFile, startHost } from './lib/hosts';
 import { BUILDS, readPrecache, site } from './lib/site';
 import { shareChromium, type Shared } from './lib/suite';
 import { until, WAIT } from './lib/wait';
 
 /** A file only the worker asks for on /status (the About screen shows it): holding it holds the install or a repair. */
 const HELD = '/licenses.txt';
-
-/** A preview-server intercept that keeps GETs of HELD waiting while `held` is on, then lets the server answer them. */
-function holding() {
-  let release = () => {};
-  let gate = Promise.resolve();
-  const waiting: string[] = [];
-  return {
-    /** Requests of HELD waiting right now. */
-    waiting,
-    hold() {
-      gate = new Promise<void>((resolve) => (release = resolve));
-    },
-    release: () => release(),
-    intercept: async (req: IncomingMessage, _res: ServerResponse): Promise<boolean> => {
-      if (req.url !== HELD || req.method !== 'GET') return false;
-      waiting.push(req.url);
-      await gate;
-      waiting.splice(waiting.indexOf(req.url), 1);
-      return false;
-    },
-  };
-}
 
 /** Waits until /status names the worker's state `expected` (a string, or a pattern). */
 const stateIs = (page: Page, expected: string | RegExp) =>
@@ -53,7 +30,7 @@ for (const build of BUILDS) {
   shareChromium(test);
 
   test('installing (n of m files), then ready', async ({ browser }) => {
-    const server = holding();
+    const server = holdFile(HELD);
     const host = await startHost('preview', dist, { intercept: server.intercept });
     server.hold();
     const context = await freshContext(browser);
@@ -79,7 +56,7 @@ for (const build of BUILDS) {
   });
 
   test('repairing (1 missing), then ready with "Repaired 1 file." in the live region', async ({ browser }) => {
-    const server = holding();
+    const server = holdFile(HELD);
     const host = await startHost('preview', dist, { intercept: server.intercept });
     const context = await freshContext(browser);
     const page = await openInstalled(context, new URL('/status/', host.url).href);

@@ -7,7 +7,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { cachedPaths, cacheNames, openInstalled, statusFact, waitReady, watchConsole } from './lib/app';
 import { freshContext, goOffline } from './lib/browser';
-import { HOSTS, requestsSince, startHost } from './lib/hosts';
+import { holdFile, HOSTS, requestsSince, startHost } from './lib/hosts';
 import { APP_NAME, audit, BUILDS, readPrecache, site } from './lib/site';
 import { shareChromium, type Shared } from './lib/suite';
 import { until, WAIT } from './lib/wait';
@@ -103,16 +103,11 @@ for (const build of BUILDS) {
   const progress = suite<Shared>(`sw install progress (${build.name})`);
   shareChromium(progress);
   progress('shows "n of m files" while precaching, then "Ready to work offline"', async ({ browser }) => {
-    // The largest icon arrives late, so the first install is slow enough to watch.
-    let release = () => {};
-    const held = new Promise<void>((r) => (release = r));
-    const host = await startHost('preview', dist, {
-      intercept: async (req) => {
-        // Only the install asks for it: the page itself uses the 192 px icon.
-        if (req.url === '/icons/icon-512.png') await held;
-        return false;
-      },
-    });
+    // The largest icon arrives late, so the first install is slow enough to watch. Only the
+    // install asks for it: the page itself uses the 192 px icon.
+    const icon = holdFile('/icons/icon-512.png');
+    icon.hold();
+    const host = await startHost('preview', dist, { intercept: icon.intercept });
     const context = await freshContext(browser);
     const page = await context.newPage();
     await page.goto(host.url);
@@ -120,7 +115,7 @@ for (const build of BUILDS) {
     const status = page.getByRole('status');
     await status.getByText(new RegExp(`Saving the app for offline use: ${total - 1} of ${total} files`)).waitFor({ timeout: 10_000 });
     assert.is(await page.evaluate(() => navigator.serviceWorker.controller), null);
-    release();
+    icon.release();
     await waitReady(page);
     await status.getByText('Ready to work offline.').waitFor({ timeout: 5_000 });
     // A later visit is ordinary: no banner, once the page knows its worker is ready (the banner

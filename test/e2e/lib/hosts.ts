@@ -4,6 +4,7 @@
 // reading the build's `_headers`). Each counts the requests it gets, can switch the folder it
 // serves (a deploy), and can stop answering altogether.
 import { spawn, type ChildProcess } from 'node:child_process';
+import type { IncomingMessage } from 'node:http';
 import { existsSync, mkdirSync, readFileSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { listen, type Intercept } from '../../../tools/serve/server.mjs';
@@ -56,6 +57,42 @@ export function startHost(kind: HostKind, dir: string, { intercept, editServerBl
   if (kind === 'preview') return startPreview(dir, intercept);
   if (kind === 'pages') return startPages(dir);
   return kind === 'nginx' ? startNginx(dir, editServerBlock) : startPython(dir);
+}
+
+/** A preview-server intercept that can keep a file's GETs waiting, and the switches a test holds it with. */
+export interface HeldFile {
+  /** The requests for the file waiting right now (their paths). */
+  waiting: string[];
+  /** From now on, GETs of the file wait until release(). */
+  hold(): void;
+  /** Lets the waiting GETs (and any later ones) through to the server. */
+  release(): void;
+  intercept: Intercept;
+}
+
+/**
+ * Holds GETs of `file` (a path such as /licenses.txt) while a test says so: a held file keeps an
+ * install or a repair under way, so a state that would otherwise last a few milliseconds can be
+ * watched. The server answers as usual once released.
+ */
+export function holdFile(file: string): HeldFile {
+  let release = () => {};
+  let gate = Promise.resolve();
+  const waiting: string[] = [];
+  return {
+    waiting,
+    hold() {
+      gate = new Promise<void>((resolve) => (release = resolve));
+    },
+    release: () => release(),
+    intercept: async (req: IncomingMessage) => {
+      if (req.url !== file || req.method !== 'GET') return false;
+      waiting.push(file);
+      await gate;
+      waiting.splice(waiting.indexOf(file), 1);
+      return false;
+    },
+  };
 }
 
 /** The paths of the requests a host got since `from` (an index into its log) with `method`. */
