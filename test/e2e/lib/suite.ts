@@ -1,5 +1,6 @@
-// What the tests of one uvu suite share: one Chromium (a launch per test would dominate the run
-// time; each test takes a fresh context of it) and, for most suites, the host of the site under test.
+// What the suites of one test file share: one Chromium (each launch costs about a second of CPU,
+// more where fresh memory is slow; each test takes a fresh context of it) and, for most suites,
+// the host of the site under test.
 import type { Browser } from 'playwright-core';
 import type { Test } from 'uvu';
 import { launchChromium } from './browser';
@@ -13,15 +14,37 @@ export interface Shared {
   host: Host;
 }
 
-/** Before the suite's first test, launches Chromium and starts the host `startHost` makes (if any); closes both after its last. */
+/** The file's Chromium, once a suite has asked for it. */
+let launched: Promise<Browser> | undefined;
+
+/** Suites of this file that share Chromium and have not finished: the last one to finish closes it. */
+let suitesOpen = 0;
+
+/** The file's Chromium: launched by the first suite that asks, and again if it has crashed or failed to start. */
+async function fileChromium(): Promise<Browser> {
+  const browser = await launched?.catch(() => null);
+  if (browser?.isConnected()) return browser;
+  launched = launchChromium();
+  return launched;
+}
+
+/**
+ * Before the suite's first test, takes the file's Chromium and starts the host `startHost` makes
+ * (if any). After its last, stops the host and closes any context a failed test left open, so the
+ * next suite starts from a browser with nothing in it; the file's last suite closes Chromium.
+ */
 export function shareChromium(test: Test<Shared>, startHost?: () => Promise<Host>): void {
+  // Every suite of a file is registered when the file is imported, before any of them runs.
+  suitesOpen++;
   beforeAllTests(test, async (shared) => {
-    shared.browser = await launchChromium();
+    shared.browser = await fileChromium();
     if (startHost) shared.host = await startHost();
   });
   test.after(async (shared) => {
     // Either may be missing if `before` failed; uvu still runs `after`.
     await shared.host?.close();
-    await shared.browser?.close();
+    for (const context of shared.browser?.contexts() ?? []) await context.close().catch(() => {});
+    if (--suitesOpen > 0) return;
+    await (await launched?.catch(() => null))?.close();
   });
 }
