@@ -1,6 +1,7 @@
 // Once installed, the worker answers from its cache: every route renders with no network, a repeat
 // visit asks the server for nothing it precached, redirected pages still answer navigations, and
-// Range requests get a correct 206. Each check runs on both builds and every kind of host.
+// Range requests get a correct 206. Each check runs on both builds, and on every kind of host
+// where the host can change the outcome.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
@@ -58,29 +59,32 @@ for (const build of BUILDS) {
       await context.close();
     });
 
-    test('with the host down (connection refused), every route still renders from the cache; back up, it answers on its port again', async ({
-      browser,
-      host,
-    }) => {
-      const context = await freshContext(browser);
-      const page = await openInstalled(context, host.url);
-      await host.pause();
-      try {
-        // The positive signal that it is down: a request from here is refused.
-        assert.is(
-          await fetch(host.url).then(
-            () => 'answered',
-            (error: Error & { cause?: { code?: string } }) => error.cause?.code,
-          ),
-          'ECONNREFUSED',
-        );
-        for (const [p, h1] of ROUTES) assert.is(await heading(page, new URL(p, host.url).href), h1, p);
-      } finally {
-        await host.resume();
-      }
-      assert.is((await fetch(new URL('/sw.js', host.url))).status, 200);
-      await context.close();
-    });
+    // A refused connection is the same failed fetch to the worker whichever host refuses it, and
+    // what each host put in the cache is checked above: one host is enough.
+    if (kind === 'preview')
+      test('with the host down (connection refused), every route still renders from the cache; back up, it answers on its port again', async ({
+        browser,
+        host,
+      }) => {
+        const context = await freshContext(browser);
+        const page = await openInstalled(context, host.url);
+        await host.pause();
+        try {
+          // The positive signal that it is down: a request from here is refused.
+          assert.is(
+            await fetch(host.url).then(
+              () => 'answered',
+              (error: Error & { cause?: { code?: string } }) => error.cause?.code,
+            ),
+            'ECONNREFUSED',
+          );
+          for (const [p, h1] of ROUTES) assert.is(await heading(page, new URL(p, host.url).href), h1, p);
+        } finally {
+          await host.resume();
+        }
+        assert.is((await fetch(new URL('/sw.js', host.url))).status, 200);
+        await context.close();
+      });
 
     test('online, a repeat visit is served from the cache: the server gets no request for a precached file', async ({ browser, host }) => {
       const context = await freshContext(browser);

@@ -151,20 +151,24 @@ for (const build of BUILDS) {
       });
     });
 
-    test('a new version with a file whose bytes differ from its hash never installs; the old one keeps working offline', async ({
-      host,
-    }) => {
-      await brokenUpdate(host, (dir) => {
-        // Same length, one character changed: only the SHA-384 can tell.
-        const file = path.join(dir, 'index.html');
-        const text = readFileSync(file, 'utf8');
-        writeFileSync(file, text.replace('Notes v2', 'Notes V2'));
-        // The precompressed copies go too, or a host that serves them would send the intact bytes.
-        rmSync(file + '.br');
-        rmSync(file + '.gz');
-        assert.is.not(readFileSync(file, 'utf8'), text);
+    // The worker hashes the bytes the browser hands it, after any Content-Encoding is undone, so
+    // refusing altered bytes does not depend on the host; each host's correct bytes verifying is
+    // the first test's install and update. One host is enough.
+    if (kind === 'preview')
+      test('a new version with a file whose bytes differ from its hash never installs; the old one keeps working offline', async ({
+        host,
+      }) => {
+        await brokenUpdate(host, (dir) => {
+          // Same length, one character changed: only the SHA-384 can tell.
+          const file = path.join(dir, 'index.html');
+          const text = readFileSync(file, 'utf8');
+          writeFileSync(file, text.replace('Notes v2', 'Notes V2'));
+          // The precompressed copies go too, or a host that serves them would send the intact bytes.
+          rmSync(file + '.br');
+          rmSync(file + '.gz');
+          assert.is.not(readFileSync(file, 'utf8'), text);
+        });
       });
-    });
 
     if (kind === 'preview')
       test('a new version whose server fails one file with a 500 never installs; the old one keeps working offline', async ({ host }) => {
