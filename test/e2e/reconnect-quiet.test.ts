@@ -256,7 +256,9 @@ for (const build of BUILDS) {
     const scriptChecks = host.log.filter((request) => request.url === '/sw.js' && request.method === 'GET').length;
     await context.clock.fastForward('01:05'); // an hour on the clock is the regular check: a minute and a bit is not
     await page.bringToFront();
-    await page.getByText('A new version is ready').waitFor(WAIT);
+    // The check, then the new version's whole install (every file fetched, hashed and stored): as
+    // long as a first install may take.
+    await page.getByText('A new version is ready').waitFor({ timeout: 15_000 });
     assert.ok(
       host.log.filter((request) => request.url === '/sw.js' && request.method === 'GET').length > scriptChecks,
       'it asked for sw.js',
