@@ -180,25 +180,23 @@ async function e2e() {
   const engineFile = files.find((file) => path.basename(file) === ENGINE_TEST);
   const engines = engineFile ? (enginesAsked?.filter(isEngine) ?? DEFAULT_ENGINES) : [];
   const chromiumFiles = enginesAsked ? [] : files.filter((file) => file !== engineFile);
-  const engineJob = (/** @type {import('./engines.mjs').EngineName} */ engine) => () =>
-    runEngineTest({ engine, file: /** @type {string} */ (engineFile), env, capture: true });
-  const fileJob = (/** @type {string} */ file) => () =>
-    run(process.execPath, ['--enable-source-maps', 'tools/uvu-run.mjs', file], { capture: true, env });
-  // Firefox's and WebKit's runs spend most of their time waiting for network changes to reach the
-  // page (seconds in WebKit) and use little CPU: they take a lane of their own, WebKit's (the
-  // longest) first. Chromium's run of the engine file and the Chromium files share two lanes
-  // (these machines have 2 cores); engines is empty when there is no engineFile.
-  const waitingLane = engines
-    .filter((engine) => engine !== 'chromium')
-    .reverse()
-    .map(engineJob);
-  const chromiumLane = [...engines.filter((engine) => engine === 'chromium').map(engineJob), ...chromiumFiles.map(fileJob)];
+  // The engine runs go first: WebKit's is the longest (its network changes take seconds to reach
+  // the page), and the Chromium files fill the other worker meanwhile.
+  const jobs = [
+    // engines is empty when there is no engineFile.
+    ...[...engines]
+      .reverse()
+      .map((engine) => () => runEngineTest({ engine, file: /** @type {string} */ (engineFile), env, capture: true })),
+    ...chromiumFiles.map(
+      (file) => () => run(process.execPath, ['--enable-source-maps', 'tools/uvu-run.mjs', file], { capture: true, env }),
+    ),
+  ];
+  // One process per file, two at a time (these machines have 2 cores); output printed per file.
   let passed = 0;
   let failed = 0;
-  /** Runs a queue's jobs one after another, printing each one's output once it is done. @param {(() => Promise<{ code: number, out: string }>)[]} queue */
-  const drain = async (queue) => {
+  const workers = Array.from({ length: Math.min(2, os.availableParallelism()) }, async () => {
     for (;;) {
-      const job = queue.shift();
+      const job = jobs.shift();
       if (!job) return;
       const { code, out } = await job();
       process.stdout.write(out);
@@ -206,9 +204,8 @@ async function e2e() {
       passed += counts.passed;
       failed += counts.failed;
     }
-  };
-  const chromiumWorkers = Math.min(2, os.availableParallelism());
-  await Promise.all([drain(waitingLane), ...Array.from({ length: chromiumWorkers }, () => drain(chromiumLane))]);
+  });
+  await Promise.all(workers);
   record('e2e', passed, failed);
 }
 
