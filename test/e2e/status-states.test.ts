@@ -67,7 +67,10 @@ for (const build of BUILDS) {
     await page.getByRole('button', { name: 'Check for update' }).click();
     await stateIs(page, 'repairing (1 missing)');
     await page.getByRole('status').getByText('1 file missing: repairing now.').waitFor(WAIT);
-    assert.equal(server.waiting, [HELD], 'the repair waits for the server');
+    // The worker posts "repairing" before its fetch reaches the server: wait for the held request,
+    // then the state must still be "repairing" (the repair really waits for the file).
+    await until('the repair to ask the server for the missing file', () => server.waiting.includes(HELD));
+    assert.is(await statusFact(page, 'State'), 'repairing (1 missing)', 'the repair waits for the server');
     server.release();
     await stateIs(page, 'ready');
     await page.getByRole('status').getByText('Repaired 1 file.').waitFor(WAIT);
