@@ -81,13 +81,17 @@ for (const build of BUILDS) {
   }) => {
     const host = await startHost('preview', dist);
     try {
-      for (const colorScheme of ['light', 'dark'] as const) {
-        for (const width of [320, 375, 1280]) {
-          const context = await freshContext(browser, { serviceWorkers: 'block', colorScheme, viewport: { width, height: 800 } });
-          const page = await context.newPage();
-          for (const s of SCREENS) {
-            await page.goto(new URL(s.path, host.url).href);
-            await settle(page, s.h1);
+      // One page per screen: the colour scheme and the width change in place, as when a person
+      // switches their system theme or resizes the window.
+      const context = await freshContext(browser, { serviceWorkers: 'block' });
+      const page = await context.newPage();
+      for (const s of SCREENS) {
+        await page.goto(new URL(s.path, host.url).href);
+        await settle(page, s.h1);
+        for (const colorScheme of ['light', 'dark'] as const) {
+          await page.emulateMedia({ colorScheme });
+          for (const width of [320, 375, 1280]) {
+            await page.setViewportSize({ width, height: 800 });
             // Nothing may be wider than the viewport: the page itself never scrolls sideways.
             assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= innerWidth), `${s.path} fits ${width} px`);
             const bg = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
@@ -100,9 +104,9 @@ for (const build of BUILDS) {
             assert.is(size.width, width, file);
             assert.ok(size.height >= 400, `${file} is a whole page`);
           }
-          await context.close();
         }
       }
+      await context.close();
     } finally {
       await host.close();
     }
