@@ -1,6 +1,7 @@
 // What the suites of one test file share: one Chromium (each launch costs about a second of CPU,
 // more where fresh memory is slow; each test takes a fresh context of it) and, for most suites,
 // the host of the site under test.
+import { appendFileSync } from 'node:fs';
 import type { Browser } from 'playwright-core';
 import type { Test } from 'uvu';
 import { launchChromium } from './browser';
@@ -40,11 +41,29 @@ export function shareChromium(test: Test<Shared>, startHost?: () => Promise<Host
     shared.browser = await fileChromium();
     if (startHost) shared.host = await startHost();
   });
+  timeEachTest(test);
   test.after(async (shared) => {
     // Either may be missing if `before` failed; uvu still runs `after`.
     await shared.host?.close();
     for (const context of shared.browser?.contexts() ?? []) await context.close().catch(() => {});
     if (--suitesOpen > 0) return;
     await (await launched?.catch(() => null))?.close();
+  });
+}
+
+/**
+ * With TEST_TIMES set to a file, appends each test's seconds, suite and name to it (tab-separated):
+ * where a run's time goes, for whoever has to make it shorter.
+ */
+function timeEachTest(test: Test<Shared>): void {
+  const file = process.env.TEST_TIMES;
+  if (!file) return;
+  let started = 0;
+  test.before.each(() => {
+    started = performance.now();
+  });
+  test.after.each((shared) => {
+    const seconds = ((performance.now() - started) / 1000).toFixed(1);
+    appendFileSync(file, `${seconds}\t${shared.__suite__}\t${shared.__test__}\n`);
   });
 }
