@@ -178,6 +178,23 @@ async function openWindow(browser: Browser, url: string): Promise<Page> {
 
 const visibility = (page: Page) => page.evaluate(() => document.visibilityState);
 
+/** For a failure message: the tab's visibility and clock, its registration's workers, and the host's GET /sw.js count then and now. */
+async function whereTheUpdateIs(page: Page, host: Host, scriptChecksBefore: number): Promise<string> {
+  const scriptChecks = host.log.filter((request) => request.url === '/sw.js' && request.method === 'GET').length;
+  const tab = await page
+    .evaluate(async () => {
+      const registration = await navigator.serviceWorker.getRegistration();
+      const workers = registration && {
+        installing: registration.installing?.state ?? null,
+        waiting: registration.waiting?.state ?? null,
+        active: registration.active?.state ?? null,
+      };
+      return { visibility: document.visibilityState, now: new Date().toISOString(), workers };
+    })
+    .catch((error: Error) => error.message);
+  return JSON.stringify({ tab, scriptChecksBefore, scriptChecks, log: await logLines(page).catch(() => []) });
+}
+
 for (const build of BUILDS) {
   const test = suite(`reload at a quiet moment, real tabs (${build.name})`);
   let host: Host;
@@ -258,7 +275,12 @@ for (const build of BUILDS) {
     await page.bringToFront();
     // The check, then the new version's whole install (every file fetched, hashed and stored): as
     // long as a first install may take.
-    await page.getByText('A new version is ready').waitFor({ timeout: 15_000 });
+    await page
+      .getByText('A new version is ready')
+      .waitFor({ timeout: 15_000 })
+      .catch(async (error: Error) => {
+        throw new Error(`${error.message}\n  what the tab knew then: ${await whereTheUpdateIs(page, host, scriptChecks)}`);
+      });
     assert.ok(
       host.log.filter((request) => request.url === '/sw.js' && request.method === 'GET').length > scriptChecks,
       'it asked for sw.js',
