@@ -154,24 +154,6 @@ const ENGINE_TEST = 'engines.test.mjs';
 /** The engines a plain `npm test` runs it in: all three. `--engine firefox` (or a list) runs only those. */
 const DEFAULT_ENGINES = ENGINES;
 
-/**
- * The Chromium test files that take longest (minutes each in a full run on a slow machine; TEST_TIMES
- * says where a run's time goes), in that order. Started first, they leave the short files for last.
- */
-const LONGEST_FILES = ['sw-update', 'sw-offline', 'sw-install', 'reconnect-quiet', 'ui-a11y', 'build', 'reconnect', 'render'];
-
-/**
- * `files` with the LONGEST_FILES first, in that order, then the rest as they came.
- * @param {string[]} files
- */
-function longestFirst(files) {
-  const rank = (/** @type {string} */ file) => {
-    const index = LONGEST_FILES.indexOf(path.basename(file, '.test.mjs'));
-    return index === -1 ? LONGEST_FILES.length : index;
-  };
-  return [...files].sort((a, b) => rank(a) - rank(b));
-}
-
 async function e2e() {
   console.log(
     '== end-to-end tests (uvu + playwright-core in Chromium against built dist/, test/e2e/; engines.test.ts in Chromium, Firefox and WebKit)',
@@ -197,10 +179,9 @@ async function e2e() {
   const env = { FORCE_COLOR: '0', CHROME_PATH: chrome, TEST_SITES: sites, WRANGLER_PATH: wrangler };
   const engineFile = files.find((file) => path.basename(file) === ENGINE_TEST);
   const engines = engineFile ? (enginesAsked?.filter(isEngine) ?? DEFAULT_ENGINES) : [];
-  const chromiumFiles = enginesAsked ? [] : longestFirst(files.filter((file) => file !== engineFile));
-  // The engine runs go first: WebKit's is among the longest (its network changes take seconds to
-  // reach the page), and the Chromium files fill the other worker meanwhile, the longest first,
-  // so that the two workers end close together on short files.
+  const chromiumFiles = enginesAsked ? [] : files.filter((file) => file !== engineFile);
+  // The engine runs go first: WebKit's is the longest (its network changes take seconds to reach
+  // the page), and the Chromium files fill the other worker meanwhile.
   const jobs = [
     // engines is empty when there is no engineFile.
     ...[...engines]
