@@ -5,7 +5,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { countLoads, firstNote, logKinds, openNotes, reconnectReloaded, watchConsole } from './lib/app';
 import { freshContext } from './lib/browser';
-import { HOSTS, startHost } from './lib/hosts';
+import { hostsFor, startHost } from './lib/hosts';
 import { BUILDS, site } from './lib/site';
 import { shareChromium, type Shared } from './lib/suite';
 import { sleep, until } from './lib/wait';
@@ -96,7 +96,7 @@ for (const build of BUILDS) {
 // The same reload on the other hosts (python's http.server, nginx with deploy/nginx.conf, Cloudflare
 // Pages' runtime): the probe is a HEAD of /sw.js that each must answer, past the worker, over the network.
 for (const build of BUILDS) {
-  for (const kind of HOSTS.filter((other) => other !== 'preview')) {
+  for (const kind of hostsFor(build.name).filter((other) => other !== 'preview')) {
     const test = suite<Shared>(`reload on reconnect (${build.name}, ${kind})`);
     shareChromium(test, () => startHost(kind, site(build.name, 'v1')));
 

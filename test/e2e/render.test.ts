@@ -1,9 +1,10 @@
-// Every screen renders on both builds and every kind of host, with its landmarks and a quiet console.
+// Every screen renders on both builds and on each build's hosts (lib/hosts.ts hostsFor()), with its
+// landmarks and a quiet console.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { ROUTES, watchConsole } from './lib/app';
 import { freshContext } from './lib/browser';
-import { HOSTS, startHost } from './lib/hosts';
+import { hostsFor, startHost } from './lib/hosts';
 import { BUILDS, site } from './lib/site';
 import { shareChromium, type Shared } from './lib/suite';
 import { WAIT } from './lib/wait';
@@ -12,7 +13,7 @@ import { WAIT } from './lib/wait';
 const PAGES = ROUTES.map((route) => ({ path: route.path === '/' ? '/' : route.path.slice(0, -1), h1: route.h1 }));
 
 for (const build of BUILDS) {
-  for (const kind of HOSTS) {
+  for (const kind of hostsFor(build.name)) {
     const test = suite<Shared>(`render (${build.name}, ${kind})`);
     shareChromium(test, () => startHost(kind, site(build.name, 'v1')));
 

@@ -7,7 +7,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { cachedPaths, cacheNames, openInstalled, statusFact, waitReady, watchConsole } from './lib/app';
 import { freshContext, goOffline } from './lib/browser';
-import { holdFile, HOSTS, requestsSince, startHost } from './lib/hosts';
+import { holdFile, hostsFor, requestsSince, startHost } from './lib/hosts';
 import { APP_NAME, audit, BUILDS, readPrecache, site } from './lib/site';
 import { shareChromium, type Shared } from './lib/suite';
 import { until, WAIT } from './lib/wait';
@@ -15,7 +15,7 @@ import { until, WAIT } from './lib/wait';
 for (const build of BUILDS) {
   const dist = site(build.name, 'v1');
   const manifest = readPrecache(dist);
-  for (const kind of HOSTS) {
+  for (const kind of hostsFor(build.name)) {
     const test = suite<Shared>(`sw install (${build.name}, ${kind})`);
     shareChromium(test, () => startHost(kind, dist));
 

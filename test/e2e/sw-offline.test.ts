@@ -1,7 +1,7 @@
 // Once installed, the worker answers from its cache: every route renders with no network, a repeat
 // visit asks the server for nothing it precached, redirected pages still answer navigations, and
-// Range requests get a correct 206. Each check runs on both builds, and on every kind of host
-// where the host can change the outcome.
+// Range requests get a correct 206. Each check runs on both builds, and on the kinds of host where
+// the host can change the outcome (lib/hosts.ts hostsFor()).
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
@@ -9,7 +9,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { openInstalled, ROUTES as SCREEN_ROUTES, waitReady, watchConsole } from './lib/app';
 import { freshContext, goOffline } from './lib/browser';
-import { HOSTS, requestsSince, startHost } from './lib/hosts';
+import { hostsFor, requestsSince, startHost } from './lib/hosts';
 import { BUILDS, readPrecache, site } from './lib/site';
 import { shareChromium, type Shared } from './lib/suite';
 import { until } from './lib/wait';
@@ -36,7 +36,7 @@ async function heading(page: Page, url: string): Promise<string> {
 for (const build of BUILDS) {
   const dist = site(build.name, 'v1');
   const manifest = readPrecache(dist);
-  for (const kind of HOSTS) {
+  for (const kind of hostsFor(build.name)) {
     const test = suite<Shared>(`sw offline (${build.name}, ${kind})`);
     shareChromium(test, () => startHost(kind, dist));
 

@@ -10,7 +10,7 @@ import * as assert from 'uvu/assert';
 import type { Intercept } from '../../tools/serve/server.mjs';
 import { cacheNames, countLoads, firstNote, openInstalled, variant, waitReady, watchConsole } from './lib/app';
 import { freshContext } from './lib/browser';
-import { HOSTS, requestsSince, startHost, type Host } from './lib/hosts';
+import { hostsFor, requestsSince, startHost, type Host } from './lib/hosts';
 import { APP_NAME, appScript, audit, BUILDS, copySite, site } from './lib/site';
 import { shareChromium, type Shared } from './lib/suite';
 import { until } from './lib/wait';
@@ -49,7 +49,7 @@ for (const build of BUILDS) {
   const dist = site(build.name, 'v1');
   const next = site(build.name, 'v2');
   const kill = site(build.name, 'kill');
-  for (const kind of HOSTS) {
+  for (const kind of hostsFor(build.name)) {
     const test = suite<Shared>(`sw update (${build.name}, ${kind})`);
     let context: BrowserContext;
     // The preview server can fail one file of a deploy with a 500; python cannot.
