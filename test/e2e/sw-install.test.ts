@@ -3,43 +3,50 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import type { Page } from 'playwright-core';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { cachedPaths, cacheNames, openInstalled, statusFact, waitReady, watchConsole } from './lib/app';
+import { cachedPaths, cacheNames, statusFact, waitReady, watchConsole } from './lib/app';
 import { freshContext, goOffline } from './lib/browser';
 import { holdFile, hostsFor, requestsSince, startHost } from './lib/hosts';
 import { APP_NAME, audit, BUILDS, readPrecache, site } from './lib/site';
+import { beforeAllTests } from './lib/hooks';
 import { shareChromium, type Shared } from './lib/suite';
 import { until, WAIT } from './lib/wait';
+
+/** One first visit that a suite's tests share: its page, installed, and what its console reported. */
+interface FirstVisit {
+  page: Page;
+  problems: string[];
+}
 
 for (const build of BUILDS) {
   const dist = site(build.name, 'v1');
   const manifest = readPrecache(dist);
   for (const kind of hostsFor(build.name)) {
-    const test = suite<Shared>(`sw install (${build.name}, ${kind})`);
+    // The three tests read one first visit: what a person's first visit leaves behind.
+    const test = suite<Shared & FirstVisit>(`sw install (${build.name}, ${kind})`);
     shareChromium(test, () => startHost(kind, dist));
+    beforeAllTests(test, async (shared) => {
+      const context = await freshContext(shared.browser);
+      shared.page = await context.newPage();
+      shared.problems = watchConsole(shared.page);
+      await shared.page.goto(shared.host.url);
+      await waitReady(shared.page);
+    });
 
-    test('registers /sw.js with scope / after load, and controls the page once installed', async ({ browser, host }) => {
-      const context = await freshContext(browser);
-      const page = await context.newPage();
-      const problems = watchConsole(page);
-      await page.goto(host.url);
-      await waitReady(page);
+    test('registers /sw.js with scope / after load, and controls the page once installed', async ({ page, problems, host }) => {
       const reg = await page.evaluate(async () => {
         const r = await navigator.serviceWorker.getRegistration();
         return { scope: r?.scope, script: r?.active?.scriptURL, controller: navigator.serviceWorker.controller?.scriptURL };
       });
       assert.equal(reg, { scope: host.url, script: new URL('/sw.js', host.url).href, controller: new URL('/sw.js', host.url).href });
       assert.equal(problems, []);
-      await context.close();
     });
 
     test('precaches every file of the manifest, byte for byte as the build hashed it, in one cache named by the version', async ({
-      browser,
-      host,
+      page,
     }) => {
-      const context = await freshContext(browser);
-      const page = await openInstalled(context, host.url);
       const name = `${APP_NAME}-${audit(dist).version}`;
       assert.equal(await cacheNames(page), [name]);
       assert.equal(await cachedPaths(page, name), [...Object.keys(manifest), '/precache.json'].sort());
@@ -71,12 +78,10 @@ for (const build of BUILDS) {
             .update(readFileSync(path.join(dist, 'audit.json')))
             .digest('base64'),
       );
-      await context.close();
     });
 
-    test('never precaches /sw.js, and lets HEAD /sw.js (the reconnect probe) reach the server', async ({ browser, host }) => {
-      const context = await freshContext(browser);
-      const page = await openInstalled(context, host.url);
+    // Last: it takes the network away.
+    test('never precaches /sw.js, and lets HEAD /sw.js (the reconnect probe) reach the server', async ({ page, host }) => {
       await host.logged();
       const from = host.log.length;
       const status = await page.evaluate(async () => (await fetch('/sw.js', { method: 'HEAD', cache: 'no-store' })).status);
@@ -84,7 +89,7 @@ for (const build of BUILDS) {
       await until("the HEAD in the host's log", () => requestsSince(host, from, 'HEAD').length > 0);
       assert.equal(requestsSince(host, from, 'HEAD'), ['/sw.js']);
       assert.not.ok(Object.keys(manifest).includes('/sw.js'));
-      await goOffline(context, page);
+      await goOffline(page.context(), page);
       const offlineFrom = host.log.length;
       const offline = await page.evaluate(() =>
         fetch('/sw.js', { method: 'HEAD', cache: 'no-store' }).then(
@@ -95,7 +100,6 @@ for (const build of BUILDS) {
       await host.logged();
       const heard = JSON.stringify(requestsSince(host, offlineFrom, 'HEAD'));
       assert.is(offline, 'failed', `offline, the probe must fail rather than be answered from a cache (the host heard ${heard})`);
-      await context.close();
     });
     test.run();
   }
