@@ -178,9 +178,12 @@ async function openWindow(browser: Browser, url: string): Promise<Page> {
 
 const visibility = (page: Page) => page.evaluate(() => document.visibilityState);
 
+/** How many times `host` was asked for the worker's script (GET /sw.js): update checks and registrations. */
+const scriptGets = (host: Host) => host.log.filter((request) => request.url === '/sw.js' && request.method === 'GET').length;
+
 /** For a failure message: the tab's visibility and clock, its registration's workers, and the host's GET /sw.js count then and now. */
 async function whereTheUpdateIs(page: Page, host: Host, scriptChecksBefore: number): Promise<string> {
-  const scriptChecks = host.log.filter((request) => request.url === '/sw.js' && request.method === 'GET').length;
+  const scriptChecks = scriptGets(host);
   const tab = await page
     .evaluate(async () => {
       const registration = await navigator.serviceWorker.getRegistration();
@@ -270,7 +273,7 @@ for (const build of BUILDS) {
     const other = await context.newPage(); // the person switches to another tab
     await until('the app tab to be hidden', async () => (await visibility(page)) === 'hidden');
     await host.setRoot(site(build.name, 'v2'));
-    const scriptChecks = host.log.filter((request) => request.url === '/sw.js' && request.method === 'GET').length;
+    const scriptChecks = scriptGets(host);
     await context.clock.fastForward('01:05'); // an hour on the clock is the regular check: a minute and a bit is not
     await page.bringToFront();
     // The check, then the new version's whole install (every file fetched, hashed and stored): as
@@ -281,10 +284,7 @@ for (const build of BUILDS) {
       .catch(async (error: Error) => {
         throw new Error(`${error.message}\n  what the tab knew then: ${await whereTheUpdateIs(page, host, scriptChecks)}`);
       });
-    assert.ok(
-      host.log.filter((request) => request.url === '/sw.js' && request.method === 'GET').length > scriptChecks,
-      'it asked for sw.js',
-    );
+    assert.ok(scriptGets(host) > scriptChecks, 'it asked for sw.js');
     assert.ok(await page.evaluate(async () => !!(await navigator.serviceWorker.getRegistration())?.waiting), 'a worker waits');
     await other.close();
   });
