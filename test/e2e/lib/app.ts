@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { listScreens } from '../../../tools/screens.mjs';
+import { OFFLINE_CHECK_PATH } from './browser';
 import { APP_NAME } from './site';
 import { sleep, until, WAIT } from './wait';
 
@@ -192,8 +193,9 @@ const isCutOffAtLoad = (text: string, url: string): boolean =>
 /**
  * Collects the page's console errors and warnings and its uncaught errors. Left out: Playwright's
  * own stand-in for register() under `serviceWorkers: 'block'`, the 404 of a document a host
- * answered with 404.html and status 404 (the host telling the truth, not a page problem), and the
- * two requests of `load` a test's offline switch can cut off (isCutOffAtLoad).
+ * answered with 404.html and status 404 (the host telling the truth, not a page problem), the
+ * two requests of `load` a test's offline switch can cut off (isCutOffAtLoad), and the failed
+ * request goOffline() makes to prove the network gone.
  */
 export function watchConsole(page: Page): string[] {
   const problems: string[] = [];
@@ -202,6 +204,7 @@ export function watchConsole(page: Page): string[] {
     if (message.text() === 'Service Worker registration blocked by Playwright') return;
     if (/status of 404/.test(message.text()) && message.location().url === page.url()) return;
     if (isCutOffAtLoad(message.text(), message.location().url)) return;
+    if (message.location().url.endsWith(OFFLINE_CHECK_PATH)) return;
     problems.push(`${message.type()}: ${message.text()} (${message.location().url})`);
   });
   page.on('pageerror', (error) => problems.push(`pageerror: ${error.message}`));

@@ -91,6 +91,9 @@ export async function clearHttpCache(page: Page): Promise<void> {
   await devtools.detach();
 }
 
+/** The network-only path goOffline() asks for to prove the network gone (its failure is expected). */
+export const OFFLINE_CHECK_PATH = '/.well-known/offline-shell-check';
+
 /**
  * Takes the context offline and resolves once a request the worker leaves to the network (a
  * `networkOnly` path, package.json) fails from `page`. Chromium applies DevTools' offline in the
@@ -100,11 +103,13 @@ export async function clearHttpCache(page: Page): Promise<void> {
 export async function goOffline(context: BrowserContext, page: Page): Promise<void> {
   await context.setOffline(true);
   await until('a network-only request from the page to fail offline', () =>
-    page.evaluate(() =>
-      fetch('/.well-known/offline-shell-check', { cache: 'no-store' }).then(
-        () => false,
-        () => true,
-      ),
+    page.evaluate(
+      (checkPath) =>
+        fetch(checkPath, { cache: 'no-store' }).then(
+          () => false,
+          () => true,
+        ),
+      OFFLINE_CHECK_PATH,
     ),
   );
 }
