@@ -28,6 +28,8 @@ const enginesAsked = engineAt >= 0 ? (args.splice(engineAt, 2)[1] ?? '').split('
 const wanted = args.length ? args : ['lint', 'types', 'unit', 'browser', 'e2e'];
 const chrome = chromePath();
 const totals = { passed: 0, failed: 0 };
+/** When the running suite started (performance.now()), for its time on the `--` line. */
+let suiteStarted = performance.now();
 
 /**
  * Adds a suite's counts to the totals and prints them.
@@ -38,7 +40,8 @@ const totals = { passed: 0, failed: 0 };
 const record = (suite, passed, failed) => {
   totals.passed += passed;
   totals.failed += failed;
-  console.log(`-- ${suite}: ${passed} passed, ${failed} failed\n`);
+  const seconds = Math.round((performance.now() - suiteStarted) / 1000);
+  console.log(`-- ${suite}: ${passed} passed, ${failed} failed (${seconds} s)\n`);
 };
 
 // Children run in process groups of their own (tools/run.mjs): a signal ends this runner through
@@ -220,6 +223,7 @@ for (const name of wanted) {
     totals.failed++;
     continue;
   }
+  suiteStarted = performance.now();
   try {
     await suites[name]();
   } catch (err) {
