@@ -4,13 +4,14 @@
 // the host can change the outcome (lib/hosts.ts hostsFor()).
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { openInstalled, ROUTES as SCREEN_ROUTES, waitReady, watchConsole } from './lib/app';
 import { freshContext, goOffline } from './lib/browser';
 import { hostsFor, requestsSince, startHost } from './lib/hosts';
 import { BUILDS, readPrecache, site } from './lib/site';
+import { beforeAllTests } from './lib/hooks';
 import { shareChromium, type Shared } from './lib/suite';
 import { until } from './lib/wait';
 
@@ -33,70 +34,31 @@ async function heading(page: Page, url: string): Promise<string> {
   return (await page.getByRole('heading', { level: 1 }).textContent({ timeout: 5_000 })) ?? '';
 }
 
+/** One first visit that a host suite's checks share, in order: online, then offline from the networkOnly check on. */
+interface Installed {
+  context: BrowserContext;
+  page: Page;
+  problems: string[];
+}
+
 for (const build of BUILDS) {
   const dist = site(build.name, 'v1');
   const manifest = readPrecache(dist);
   for (const kind of hostsFor(build.name)) {
-    const test = suite<Shared>(`sw offline (${build.name}, ${kind})`);
+    // The checks read one installed visit, as a person's visits after the first would: a repeat
+    // visit online, then the network going away. Each test leaves the state the next one starts from.
+    const test = suite<Shared & Installed>(`sw offline (${build.name}, ${kind})`);
     shareChromium(test, () => startHost(kind, dist));
-
-    test('offline, every route renders from the cache, with and without its trailing slash, and a deep link', async ({ browser, host }) => {
-      const context = await freshContext(browser);
-      const page = await context.newPage();
-      const problems = watchConsole(page);
+    beforeAllTests(test, async (shared) => {
+      shared.context = await freshContext(shared.browser);
+      shared.page = await shared.context.newPage();
+      shared.problems = watchConsole(shared.page);
       // The first visit is to /status: python's http.server answers it with 301 to /status/.
-      await page.goto(new URL('/status', host.url).href);
-      await waitReady(page);
-      await goOffline(context, page);
-      await host.logged();
-      const from = host.log.length;
-      for (const [p, h1] of ROUTES) assert.is(await heading(page, new URL(p, host.url).href), h1, p);
-      assert.is(await page.evaluate(() => navigator.onLine), false);
-      await host.logged();
-      // Chromium checks the worker's script for an update a moment after a navigation, later
-      // still while the worker is busy installing: a check sent just before going offline can
-      // reach a loaded host after the log's mark (seen on python and nginx with the cores busy).
-      // Nothing else may: no page, no precached file.
-      const heard = host.log.slice(from).map((request) => `${request.method} ${request.url}`);
-      assert.ok(
-        heard.every((request) => request === 'GET /sw.js'),
-        `offline, the server hears nothing but an earlier update check: ${heard.join(', ')}`,
-      );
-      // The offline banner is the only console-free sign of the state: no errors, no warnings.
-      assert.equal(problems, []);
-      await context.close();
+      await shared.page.goto(new URL('/status', shared.host.url).href);
+      await waitReady(shared.page);
     });
 
-    // A refused connection is the same failed fetch to the worker whichever host refuses it, and
-    // what each host put in the cache is checked above: one host is enough.
-    if (kind === 'preview')
-      test('with the host down (connection refused), every route still renders from the cache; back up, it answers on its port again', async ({
-        browser,
-        host,
-      }) => {
-        const context = await freshContext(browser);
-        const page = await openInstalled(context, host.url);
-        await host.pause();
-        try {
-          // The positive signal that it is down: a request from here is refused.
-          assert.is(
-            await fetch(host.url).then(
-              () => 'answered',
-              (error: Error & { cause?: { code?: string } }) => error.cause?.code,
-            ),
-            'ECONNREFUSED',
-          );
-          for (const [p, h1] of ROUTES) assert.is(await heading(page, new URL(p, host.url).href), h1, p);
-        } finally {
-          await host.resume();
-        }
-        assert.is((await fetch(new URL('/sw.js', host.url))).status, 200);
-        await context.close();
-      });
-
-    test('online, a repeat visit is served from the cache: the server gets no request for a precached file', async ({ browser, host }) => {
-      const context = await freshContext(browser);
-      const page = await openInstalled(context, host.url);
+    test('online, a repeat visit is served from the cache: the server gets no request for a precached file', async ({ page, host }) => {
       await host.logged();
       const from = host.log.length;
       for (const [p, h1] of ROUTES) assert.is(await heading(page, new URL(p, host.url).href), h1, p);
@@ -111,15 +73,15 @@ for (const build of BUILDS) {
         Object.keys(manifest).some((u) => u.startsWith('/assets/app-')),
         'the manifest lists the hashed assets',
       );
-      await context.close();
     });
 
     test('requests under a "networkOnly" prefix (package.json) go to the server, never to the cache or the shell', async ({
-      browser,
+      context,
       host,
     }) => {
-      const context = await freshContext(browser);
-      const page = await openInstalled(context, host.url);
+      // A tab of its own: the host's error page is no page of the app's, and its console (python's
+      // page has no icon, so Chromium asks for /favicon.ico and logs the 404) is not the app's.
+      const page = await context.newPage();
       await host.logged();
       const from = host.log.length;
       // A navigation: the host's own 404, not the app shell that other unknown paths get.
@@ -142,12 +104,36 @@ for (const build of BUILDS) {
         ),
         'failed',
       );
-      await context.close();
+      await page.close();
     });
 
-    test('a Range request for a cached file gets 206 with exactly those bytes, offline', async ({ browser, host }) => {
-      const context = await freshContext(browser);
-      const page = await openInstalled(context, host.url);
+    test('offline, every route renders from the cache, with and without its trailing slash, and a deep link', async ({
+      context,
+      page,
+      problems,
+      host,
+    }) => {
+      await goOffline(context, page);
+      await host.logged();
+      const from = host.log.length;
+      for (const [p, h1] of ROUTES) assert.is(await heading(page, new URL(p, host.url).href), h1, p);
+      assert.is(await page.evaluate(() => navigator.onLine), false);
+      await host.logged();
+      // Chromium checks the worker's script for an update a moment after a navigation, later
+      // still while the worker is busy installing: a check sent just before going offline can
+      // reach a loaded host after the log's mark (seen on python and nginx with the cores busy).
+      // Nothing else may: no page, no precached file.
+      const heard = host.log.slice(from).map((request) => `${request.method} ${request.url}`);
+      assert.ok(
+        heard.every((request) => request === 'GET /sw.js'),
+        `offline, the server hears nothing but an earlier update check: ${heard.join(', ')}`,
+      );
+      // The offline banner is the only console-free sign of the state: no errors, no warnings,
+      // over the whole visit so far.
+      assert.equal(problems, []);
+    });
+
+    test('a Range request for a cached file gets 206 with exactly those bytes, offline', async ({ context, page, host }) => {
       await context.setOffline(true);
       const file = readFileSync(path.join(dist, 'licenses.txt'));
       // The 206 carries the file's own Content-Type, as this host labels it.
@@ -174,10 +160,40 @@ for (const build of BUILDS) {
       // A range that cannot be served is ignored, as RFC 9110 allows: the whole file, 200.
       const beyond = await ask(`bytes=${file.length + 10}-`);
       assert.equal([beyond.status, beyond.range, beyond.body.length], [200, null, file.length]);
-      await context.close();
     });
 
     test.run();
+
+    // A refused connection is the same failed fetch to the worker whichever host refuses it, and
+    // what each host put in the cache is checked above: one host is enough. Its own visit: the
+    // browser stays online here, only the host goes away.
+    if (kind !== 'preview') continue;
+    const hostDown = suite<Shared>(`sw offline, host down (${build.name})`);
+    shareChromium(hostDown, () => startHost(kind, dist));
+    hostDown(
+      'with the host down (connection refused), every route still renders from the cache; back up, it answers on its port again',
+      async ({ browser, host }) => {
+        const context = await freshContext(browser);
+        const page = await openInstalled(context, host.url);
+        await host.pause();
+        try {
+          // The positive signal that it is down: a request from here is refused.
+          assert.is(
+            await fetch(host.url).then(
+              () => 'answered',
+              (error: Error & { cause?: { code?: string } }) => error.cause?.code,
+            ),
+            'ECONNREFUSED',
+          );
+          for (const [p, h1] of ROUTES) assert.is(await heading(page, new URL(p, host.url).href), h1, p);
+        } finally {
+          await host.resume();
+        }
+        assert.is((await fetch(new URL('/sw.js', host.url))).status, 200);
+        await context.close();
+      },
+    );
+    hostDown.run();
   }
 
   // A host that redirects the route's own URL (as some S3 and CDN setups do for `dir/` ->
