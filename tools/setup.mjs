@@ -9,7 +9,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { chromePath } from './chromium.mjs';
+import { chromePath, chromiumShellPath } from './chromium.mjs';
 import { onPath } from './on-path.mjs';
 
 /**
@@ -31,14 +31,23 @@ import { onPath } from './on-path.mjs';
 const commandPath = (command) => onPath(command) ?? command;
 
 /**
- * The programs the browser and end-to-end suites need, each where the tests look for it (an
- * environment variable overrides Debian's path, as the tests read it).
+ * The programs the browser and end-to-end suites need, each where the tests look for it. An
+ * environment variable overrides Debian's path, as the tests read it: CHROME_PATH and
+ * CHROMIUM_SHELL_PATH (tools/chromium.mjs), FIREFOX_PATH, MINIBROWSER_PATH, WEBKIT_DRIVER_PATH,
+ * NGINX_PATH, and WRANGLER_PATH for Pages' runtime (ensureWrangler below).
  * @returns {Requirement[]}
  */
 export function requirements() {
   const env = process.env;
   return [
     { what: 'Chromium', path: chromePath(), debianPackage: 'chromium', neededBy: 'browser and end-to-end tests' },
+    {
+      what: "Chromium's headless shell",
+      path: chromiumShellPath(),
+      debianPackage: 'chromium-headless-shell',
+      withoutRecommends: true,
+      neededBy: 'most end-to-end tests, which run faster in it (without it they run the full Chromium)',
+    },
     {
       what: 'Firefox ESR',
       path: env.FIREFOX_PATH || '/usr/bin/firefox-esr',

@@ -2,16 +2,21 @@
 // a real profile (what incognito contexts cannot do), and attached over CDP (tabs that really hide).
 // Firefox and WebKit get lib/firefox.ts and lib/webkit.ts of their own.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core';
-import { CHROME_ARGS, chromePath } from '../../../tools/chromium.mjs';
+import { CHROME_ARGS, chromePath, chromiumShellPath } from '../../../tools/chromium.mjs';
 import { until } from './wait';
 
-/** Launches Debian's Chromium headless (CHROME_PATH overrides); one per test file. */
+/**
+ * Launches Chromium's headless shell when the machine has it, else Debian's full Chromium
+ * (CHROME_PATH overrides); one per test file. The tests that need the browser's own layer (a real
+ * profile, tabs that really hide) use the full Chromium below, and the engines suite runs it too.
+ */
 export function launchChromium(): Promise<Browser> {
-  return chromium.launch({ executablePath: chromePath(), headless: true, args: CHROME_ARGS });
+  const executablePath = existsSync(chromiumShellPath()) ? chromiumShellPath() : chromePath();
+  return chromium.launch({ executablePath, headless: true, args: CHROME_ARGS });
 }
 
 /** A fresh profile (no worker, no caches, no storage) with service workers allowed unless `options` say otherwise. */
