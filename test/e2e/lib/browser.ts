@@ -1,5 +1,6 @@
-// Debian's Chromium for the end-to-end tests, launched three ways: by Playwright (most tests), with
-// a real profile (what incognito contexts cannot do), and attached over CDP (tabs that really hide).
+// Debian's Chromium for the end-to-end tests, launched three ways: by Playwright (most tests, in
+// Chromium's headless shell), with a real profile (what incognito contexts cannot do), and attached
+// over CDP (tabs that really hide).
 // Firefox and WebKit get lib/firefox.ts and lib/webkit.ts of their own.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -10,9 +11,10 @@ import { CHROME_ARGS, chromePath, chromiumShellPath } from '../../../tools/chrom
 import { until } from './wait';
 
 /**
- * Launches Chromium's headless shell when the machine has it, else Debian's full Chromium
- * (CHROME_PATH overrides); one per test file. The tests that need the browser's own layer (a real
- * profile, tabs that really hide) use the full Chromium below, and the engines suite runs it too.
+ * Launches Chromium's headless shell (CHROMIUM_SHELL_PATH overrides), or the full Chromium
+ * (CHROME_PATH) where the shell is missing; one per test file. The tests that need the browser's
+ * own layer (a real profile, tabs that really hide) use the full Chromium below, as the engines
+ * suite does.
  */
 export function launchChromium(): Promise<Browser> {
   const executablePath = existsSync(chromiumShellPath()) ? chromiumShellPath() : chromePath();
