@@ -181,19 +181,34 @@ const visibility = (page: Page) => page.evaluate(() => document.visibilityState)
 /** How many times `host` was asked for the worker's script (GET /sw.js): update checks and registrations. */
 const scriptGets = (host: Host) => host.log.filter((request) => request.url === '/sw.js' && request.method === 'GET').length;
 
-/** For a failure message: the tab's visibility and clock, its registration's workers, and the host's GET /sw.js count then and now. */
+/** Where a page keeps its visibility changes, each with the page's clock (recordVisibility()). */
+const VISIBILITY_LOG = '__visibilityChanges';
+
+/** Makes every page of `context` record its visibility changes with the page's clock, for failure messages. */
+const recordVisibility = (context: BrowserContext) =>
+  context.addInitScript((key) => {
+    const changes: string[] = [];
+    Object.assign(window, { [key]: changes });
+    document.addEventListener('visibilitychange', () => changes.push(`${document.visibilityState} at ${new Date().toISOString()}`));
+  }, VISIBILITY_LOG);
+
+/**
+ * For a failure message: the tab's visibility, clock and visibility changes, its registration's
+ * workers, and the host's GET /sw.js count then and now.
+ */
 async function whereTheUpdateIs(page: Page, host: Host, scriptChecksBefore: number): Promise<string> {
   const scriptChecks = scriptGets(host);
   const tab = await page
-    .evaluate(async () => {
+    .evaluate(async (key) => {
       const registration = await navigator.serviceWorker.getRegistration();
       const workers = registration && {
         installing: registration.installing?.state ?? null,
         waiting: registration.waiting?.state ?? null,
         active: registration.active?.state ?? null,
       };
-      return { visibility: document.visibilityState, now: new Date().toISOString(), workers };
-    })
+      const changes: unknown = Reflect.get(window, key);
+      return { visibility: document.visibilityState, now: new Date().toISOString(), changes, workers };
+    }, VISIBILITY_LOG)
     .catch((error: Error) => error.message);
   return JSON.stringify({ tab, scriptChecksBefore, scriptChecks, log: await logLines(page).catch(() => []) });
 }
@@ -267,6 +282,7 @@ for (const build of BUILDS) {
   test('v2 deployed while a tab is hidden: shown again after more than a minute, it offers the new version', async () => {
     const context = chromium.browser.contexts()[0];
     await context.clock.install();
+    await recordVisibility(context);
     const page = context.pages()[0] ?? (await context.newPage());
     await page.goto(host.url);
     await page.getByText('Ready to work offline').waitFor({ timeout: 15_000 });
@@ -275,6 +291,10 @@ for (const build of BUILDS) {
     await host.setRoot(site(build.name, 'v2'));
     const scriptChecks = scriptGets(host);
     await context.clock.fastForward('01:05'); // an hour on the clock is the regular check: a minute and a bit is not
+    // The other tab in front once more, so the app tab's next showing is the one after the minute
+    // whatever the window did meanwhile (the failure message lists the tab's visibility changes).
+    await other.bringToFront();
+    await until('the app tab to be hidden after the minute', async () => (await visibility(page)) === 'hidden');
     await page.bringToFront();
     // The check, then the new version's whole install (every file fetched, hashed and stored): as
     // long as a first install may take.
