@@ -3,10 +3,9 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { Page } from 'playwright-core';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { cachedPaths, cacheNames, statusFact, waitReady, watchConsole } from './lib/app';
+import { cachedPaths, cacheNames, openInstalledWatched, statusFact, waitReady, type WatchedVisit } from './lib/app';
 import { freshContext, goOffline } from './lib/browser';
 import { holdFile, hostsFor, requestsSince, startHost } from './lib/hosts';
 import { APP_NAME, audit, BUILDS, readPrecache, site } from './lib/site';
@@ -14,25 +13,15 @@ import { beforeAllTests } from './lib/hooks';
 import { shareChromium, type Shared } from './lib/suite';
 import { until, WAIT } from './lib/wait';
 
-/** One first visit that a suite's tests share: its page, installed, and what its console reported. */
-interface FirstVisit {
-  page: Page;
-  problems: string[];
-}
-
 for (const build of BUILDS) {
   const dist = site(build.name, 'v1');
   const manifest = readPrecache(dist);
   for (const kind of hostsFor(build.name)) {
     // The three tests read one first visit: what a person's first visit leaves behind.
-    const test = suite<Shared & FirstVisit>(`sw install (${build.name}, ${kind})`);
+    const test = suite<Shared & WatchedVisit>(`sw install (${build.name}, ${kind})`);
     shareChromium(test, () => startHost(kind, dist));
     beforeAllTests(test, async (shared) => {
-      const context = await freshContext(shared.browser);
-      shared.page = await context.newPage();
-      shared.problems = watchConsole(shared.page);
-      await shared.page.goto(shared.host.url);
-      await waitReady(shared.page);
+      Object.assign(shared, await openInstalledWatched(await freshContext(shared.browser), shared.host.url));
     });
 
     test('registers /sw.js with scope / after load, and controls the page once installed', async ({ page, problems, host }) => {

@@ -7,7 +7,7 @@ import path from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { openInstalled, ROUTES as SCREEN_ROUTES, waitReady, watchConsole } from './lib/app';
+import { openInstalled, openInstalledWatched, ROUTES as SCREEN_ROUTES, type WatchedVisit } from './lib/app';
 import { freshContext, goOffline } from './lib/browser';
 import { hostsFor, requestsSince, startHost } from './lib/hosts';
 import { BUILDS, readPrecache, site } from './lib/site';
@@ -35,10 +35,8 @@ async function heading(page: Page, url: string): Promise<string> {
 }
 
 /** One first visit that a host suite's checks share, in order: online, then offline from the networkOnly check on. */
-interface Installed {
+interface Installed extends WatchedVisit {
   context: BrowserContext;
-  page: Page;
-  problems: string[];
 }
 
 for (const build of BUILDS) {
@@ -51,11 +49,8 @@ for (const build of BUILDS) {
     shareChromium(test, () => startHost(kind, dist));
     beforeAllTests(test, async (shared) => {
       shared.context = await freshContext(shared.browser);
-      shared.page = await shared.context.newPage();
-      shared.problems = watchConsole(shared.page);
       // The first visit is to /status: python's http.server answers it with 301 to /status/.
-      await shared.page.goto(new URL('/status', shared.host.url).href);
-      await waitReady(shared.page);
+      Object.assign(shared, await openInstalledWatched(shared.context, new URL('/status', shared.host.url).href));
     });
 
     test('online, a repeat visit is served from the cache: the server gets no request for a precached file', async ({ page, host }) => {

@@ -48,6 +48,21 @@ export async function openInstalled(context: BrowserContext, url: string): Promi
   return page;
 }
 
+/** A first visit: its page, once the app's worker is installed and controls it, and what its console reported (watchConsole()). */
+export interface WatchedVisit {
+  page: Page;
+  problems: string[];
+}
+
+/** A new page of `context` at `url`, its console watched from before the load, once the app's worker is installed and controls it. */
+export async function openInstalledWatched(context: BrowserContext, url: string): Promise<WatchedVisit> {
+  const page = await context.newPage();
+  const problems = watchConsole(page);
+  await page.goto(url);
+  await waitReady(page);
+  return { page, problems };
+}
+
 /** The value next to a term on the Offline readiness screen (`<dt>term</dt><dd>value</dd>`). */
 export const statusFact = (page: Page, term: string): Promise<string | null> =>
   page.locator('dt', { hasText: term }).locator('xpath=following-sibling::dd[1]').textContent();
