@@ -10,7 +10,7 @@ import { median } from './median.mjs';
 import { siteVariants } from './site-variants.mjs';
 
 /** A link with 150 ms of latency per answer and 200 KiB/s of bandwidth. */
-const SLOW_PACE = { delayMs: 150, bytesPerSecond: 200 * 1024 };
+export const SLOW_PACE = { delayMs: 150, bytesPerSecond: 200 * 1024 };
 
 /** @typedef {'loopback' | 'slow' | 'slowIdentity'} ProfileName */
 /**

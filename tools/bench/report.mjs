@@ -2,7 +2,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { OTHER_ENGINES } from './engines.mjs';
+import { ENGINE_PROFILES, OTHER_ENGINES } from './engines.mjs';
 import { TYPING_KEYS } from './reconnect.mjs';
 import { ROOT } from './root.mjs';
 
@@ -26,6 +26,7 @@ export const RESULTS_FILE = path.join(ROOT, 'test-output', 'bench.json');
  * @typedef {Required<Omit<BuildResults, 'lighthouse'>> & { lighthouse: LighthouseNumbers & { error?: string } }} MeasuredParts
  */
 /** @typedef {import('./engines.mjs').EngineSiteSummary} EngineSiteSummary */
+/** @typedef {import('./engines.mjs').EngineProfileName} EngineProfileName */
 /** How the table names the other engines. */
 const ENGINE_LABELS = { firefox: 'Firefox', webkit: 'WebKit' };
 /** @typedef {{ limit: number, better: 'lower' | 'higher', text: string }} Target */
@@ -145,17 +146,17 @@ export function tableRows(results, runs) {
     ),
     ...OTHER_ENGINES.flatMap((engine) => {
       const name = ENGINE_LABELS[engine];
-      const site = (/** @type {MeasuredParts} */ p, /** @type {string} */ label) => {
+      const site = (/** @type {MeasuredParts} */ p, /** @type {EngineProfileName} */ profile, /** @type {string} */ label) => {
         const result = p.engines[engine];
         if (!result || 'error' in result) return undefined;
-        return result.sites[label];
+        return result.profiles[profile]?.[label];
       };
       const pair = (/** @type {EngineSiteSummary | undefined} */ summary) =>
         summary ? `${formatMs(summary.readyMs)} / ${formatMs(summary.loadToReadyMs)}` : '—';
-      return [
-        row(`${name}: navigation / load -> offline-ready, loopback`, (p) => site(p, 'ours'), pair),
-        row('  the --compare site, same rounds', (p) => site(p, 'other'), pair),
-      ];
+      return ENGINE_PROFILES.flatMap(({ name: profile }) => [
+        row(`${name}: navigation / load -> offline-ready, ${profile}`, (p) => site(p, profile, 'ours'), pair),
+        row('  the --compare site, same rounds', (p) => site(p, profile, 'other'), pair),
+      ]);
     }),
     row(`online -> reload, median of ${runs}`, (p) => p.reconnect.onlineReloadMs.median, formatMs),
     row('reloads after 8 toggles 100 ms apart', (p) => p.reconnect.flappingReloads, list),
