@@ -16,11 +16,14 @@ export const gzipSize = (buf) => zlib.gzipSync(buf, GZIP_OPTIONS).length;
 const brotliOnThreadPool = promisify(zlib.brotliCompress);
 
 /**
- * Brotli quality 9, not 11: on the React bundle 11 takes about 530 ms on these machines, 10 about
- * 230 ms and 9 about 60 ms, and the bundle's compression is on the build's critical path. What 9
- * costs: 72,147 B against 66,946 B at 11 (+8 %), still 7 % under gzip's 77,276 B.
+ * Brotli quality 7: the page bundle's compression is the build's last step, and above 7 each step
+ * costs far more time than it saves bytes. On the React bundle (253 KB), best of 3 on a 2-core
+ * machine with slow memory: quality 7 gives 75,478 B in 9 ms, 8 gives 75,240 B in 40 ms, 9 gives
+ * 75,054 B in 126 ms (about 60 ms on a machine with normal memory), 11 gives 69,654 B in 373 ms;
+ * gzip 9 gives 80,273 B. From 9 to 7 the whole site's brotli copies grew by 472 B (0.5 %) and the
+ * React build's wall time fell from 0.70 to 0.56 s there (medians of 9).
  */
-const BROTLI_QUALITY = 9;
+const BROTLI_QUALITY = 7;
 
 /**
  * The smallest brotli window that holds the whole file (brotli's window is 2^bits - 16 bytes; 10 to
