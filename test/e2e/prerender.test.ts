@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { firstNote, ROUTES, SCREENS, settle, statusFact, waitReady, watchConsole } from './lib/app';
+import { firstNote, openInstalledWatched, ROUTES, SCREENS, settle, statusFact } from './lib/app';
 import { freshContext } from './lib/browser';
 import { startHost } from './lib/hosts';
 import { BUILDS, site } from './lib/site';
@@ -119,10 +119,7 @@ for (const build of BUILDS) {
     host,
   }) => {
     const context = await freshContext(browser);
-    const page = await context.newPage();
-    const problems = watchConsole(page);
-    await page.goto(host.url);
-    await waitReady(page);
+    const { page, problems } = await openInstalledWatched(context, host.url);
     await firstNote(page).waitFor();
     for (const screen of SCREENS) {
       await page.goto(new URL(screen.path, host.url).href);

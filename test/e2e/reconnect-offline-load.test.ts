@@ -2,7 +2,7 @@
 // `navigator.onLine === false` at load, and still reloads once when the network returns.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { countLoads, firstNote, logKinds, reconnectReloaded, waitReady, watchConsole } from './lib/app';
+import { countLoads, firstNote, logKinds, openInstalledWatched, reconnectReloaded } from './lib/app';
 import { freshContext } from './lib/browser';
 import { startHost } from './lib/hosts';
 import { BUILDS, site } from './lib/site';
@@ -15,10 +15,8 @@ for (const build of BUILDS) {
   test('a page loaded offline reloads once when online, and no second time', async ({ browser, host }) => {
     const context = await freshContext(browser);
     try {
-      const page = await context.newPage();
-      const problems = watchConsole(page);
-      await page.goto(host.url);
-      await waitReady(page); // the worker (issue #3) has precached the site
+      // Installed: the worker has precached the site.
+      const { page, problems } = await openInstalledWatched(context, host.url);
       await context.setOffline(true);
       await page.reload({ timeout: 5000 });
       await firstNote(page).waitFor({ timeout: 5000 });

@@ -8,7 +8,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { Intercept } from '../../tools/serve/server.mjs';
-import { cacheNames, countLoads, firstNote, openInstalled, variant, waitReady, watchConsole } from './lib/app';
+import { cacheNames, countLoads, firstNote, openInstalled, openInstalledWatched, variant } from './lib/app';
 import { freshContext } from './lib/browser';
 import { hostsFor, requestsSince, startHost, type Host } from './lib/hosts';
 import { APP_NAME, appScript, audit, BUILDS, copySite, site } from './lib/site';
@@ -72,10 +72,7 @@ for (const build of BUILDS) {
     test('a new version waits for "Reload to update", then arrives with exactly one reload in each tab, keeping what was typed', async ({
       host,
     }) => {
-      const page = await context.newPage();
-      const problems = watchConsole(page);
-      await page.goto(host.url);
-      await waitReady(page);
+      const { page, problems } = await openInstalledWatched(context, host.url);
       const old = await cacheNames(page);
       await makeOtherCache(page);
       const other = await context.newPage();
