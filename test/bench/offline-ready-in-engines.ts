@@ -67,9 +67,9 @@ async function firstVisit(engine: Engine, url: string): Promise<Visit> {
   }
 }
 
-/** `runs` rounds of one first visit to each site in turn, each on its own server with the profile's pace. */
-async function visitInTurn(engine: Engine, sites: Site[], profile: LinkProfile, runs: number): Promise<Record<string, Visit[]>> {
-  const servers = await Promise.all(sites.map((site) => listen({ root: site.dir, port: 0, pace: profile.pace })));
+/** `runs` rounds of one first visit to each site in turn, each on its own server with the link's pace. */
+async function visitInTurn(engine: Engine, sites: Site[], link: LinkProfile, runs: number): Promise<Record<string, Visit[]>> {
+  const servers = await Promise.all(sites.map((site) => listen({ root: site.dir, port: 0, pace: link.pace })));
   try {
     const visits: Record<string, Visit[]> = Object.fromEntries(sites.map((site) => [site.label, []]));
     for (let run = 0; run < runs; run++)
@@ -84,7 +84,7 @@ const { engineName, sites, profiles, runs } = readInput();
 const engine = await launchEngine(engineName);
 try {
   const visits: Record<string, Record<string, Visit[]>> = {};
-  for (const profile of profiles) visits[profile.name] = await visitInTurn(engine, sites, profile, runs);
+  for (const link of profiles) visits[link.name] = await visitInTurn(engine, sites, link, runs);
   console.log(`offline-ready: ${JSON.stringify({ engine: engine.version, visits })}`);
 } finally {
   await engine.close();
