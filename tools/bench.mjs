@@ -105,6 +105,9 @@ async function main() {
     `offline-shell bench: Chromium ${startedOn.chromium}, ${startedOn.cores} cores (${startedOn.cpu}), Node ${startedOn.node}, ${options.runs} runs, parts: ${options.parts.join(', ')}`,
   );
   console.log(`load average (1, 5, 15 min): ${startedOn.loadAverage.join(', ')} at the start, ${loadAtEnd.join(', ')} at the end`);
+  console.log(
+    `fresh memory: ${startedOn.freshMemory.mebibytes} MiB touched by a new process in ${startedOn.freshMemory.milliseconds} ms (every build and browser start pays it)`,
+  );
   printTable(tableRows(results, options.runs));
   printComparison(results, options.runs);
   for (const [build, parts] of Object.entries(results)) {

@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { ENGINE_PROFILES, OTHER_ENGINES } from './engines.mjs';
+import { freshMemoryTime } from './fresh-memory.mjs';
 import { TYPING_KEYS } from './reconnect.mjs';
 import { ROOT } from './root.mjs';
 
@@ -204,7 +205,7 @@ export function printTable(allRows) {
 }
 
 /**
- * The machine and load the numbers were taken on.
+ * The machine, its load and its fresh-memory speed the numbers were taken on.
  * @param {string} chromiumVersion
  */
 export function machine(chromiumVersion) {
@@ -215,6 +216,7 @@ export function machine(chromiumVersion) {
     cpu: cpus[0]?.model.trim() ?? 'unknown',
     node: process.version,
     loadAverage: os.loadavg().map((load) => Number(load.toFixed(2))),
+    freshMemory: freshMemoryTime(),
   };
 }
 
