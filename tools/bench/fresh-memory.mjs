@@ -1,8 +1,8 @@
 // How fast this machine hands a new process fresh memory: every build, dev server and browser the
-// bench starts pays it. Some virtual machines back a page of memory only when it is first written
-// (the host reclaims what a guest frees), and there every such start is several times slower, so a
-// bench run's absolute times say as much about the machine as about the code; the ratios against
-// --compare (interleaved, same browser) do not move with it. Recorded so that runs can be compared.
+// bench starts pays it. Some virtual machines are slow at it (seen here: 1 GiB touched in 3-4 s,
+// with the kernel's memory-reclaim thread kdamond running), and there a bench run's absolute times
+// say as much about the machine as about the code; the ratios against --compare (interleaved, same
+// browser) move far less. Recorded so that runs on different machines can be compared.
 import { execFileSync } from 'node:child_process';
 
 /** How much the probe touches: enough to outweigh Node's own start, small enough to take ~1 s on a slow machine. */

@@ -47,7 +47,7 @@ async function step(what, cmd, argv, { cwd, env = {} }) {
   if (code !== 0) throw new Error(`vite-peer: ${what} failed (exit ${code}):\n${out.trim()}`);
 }
 
-/** The package.json of the peer: its build script and pinned packages, React at this project's version. */
+/** The package.json of the peer: its pinned packages, React at this project's version. */
 function peerPackageJson() {
   const versionOf = (/** @type {string} */ name) =>
     JSON.parse(readFileSync(path.join(ROOT, 'node_modules', name, 'package.json'), 'utf8')).version;

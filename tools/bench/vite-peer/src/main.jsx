@@ -1,5 +1,5 @@
-// The smallest React app a user of Vite + vite-plugin-pwa would start from: one screen, registering
-// Workbox's worker at `load` as vite-plugin-pwa's docs show.
+// The smallest React app a user of Vite + vite-plugin-pwa would start from: one screen. It registers
+// Workbox's worker at `load`, as offline-shell registers its own.
 import { StrictMode, useState } from 'react';
 import { createRoot } from 'react-dom/client';
 import './style.css';
