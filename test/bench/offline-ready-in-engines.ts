@@ -6,7 +6,7 @@
 // a test: it prints one line, `offline-ready: <JSON>`, for the bench.
 // Input (environment): ENGINE, BENCH_SITES (JSON [{ label, dir }]), BENCH_PROFILES (JSON
 // [{ name, pace? }]) and BENCH_RUNS.
-import { listen } from '../../tools/serve/server.mjs';
+import { listen, type Pace } from '../../tools/serve/server.mjs';
 import { ENGINE_NAMES, type EngineName, type Engine } from '../e2e/lib/driver';
 import { launchEngine } from '../e2e/lib/launch-engine';
 
@@ -27,7 +27,7 @@ interface Site {
 /** A link to visit on: its name for the report, and the server's pace (none on loopback). */
 interface LinkProfile {
   name: string;
-  pace?: { delayMs: number; bytesPerSecond: number };
+  pace?: Pace;
 }
 
 /** How long one visit may take to be ready. */
