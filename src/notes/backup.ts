@@ -1,8 +1,10 @@
 // The notes backup file, pure functions only: what "Download a backup" writes, what "Restore from
-// a backup" accepts (anything else is refused with one sentence saying why), and how a backup
-// merges into the notes on this device. Browsers delete site data (Safari after 7 days without a
+// a backup" accepts (anything else, a file over one of its limits too, is refused with one
+// sentence saying why: a file is taken whole or not at all), and how a backup merges into the
+// notes on this device. Browsers delete site data (Safari after 7 days without a
 // visit, any browser under storage pressure): this file is the user's own copy.
 import { APP_NAME } from '../app-name';
+import { formatNumber } from '../ui/format';
 import { merge, type Doc, type Note } from './model';
 
 /** What identifies the file as a notes backup, whatever the app is called. */
@@ -11,6 +13,10 @@ export const BACKUP_FORMAT = 'notes-backup';
 export const BACKUP_VERSION = 1;
 /** The largest file read: far beyond any real notes, small enough to read and parse at once. */
 export const MAX_BACKUP_BYTES = 5 * 1024 * 1024;
+/** The most notes a backup holds: a screen of textareas beyond this is no longer usable. */
+export const MAX_BACKUP_NOTES = 10_000;
+/** The longest note a backup holds, in characters (UTF-16 code units, as the editor counts them). */
+export const MAX_NOTE_LENGTH = 1_000_000;
 
 /**
  * The file's content: format and version first, the app it came from and when (ISO 8601, for
@@ -51,6 +57,16 @@ export function sizeProblem(bytes: number): string | undefined {
   return undefined;
 }
 
+/** The limit `notes` break, as the sentence a refusal says, or undefined within every limit (so a download can warn too). */
+export function limitProblem(notes: readonly Note[]): string | undefined {
+  if (notes.length > MAX_BACKUP_NOTES)
+    return `This backup has ${formatNumber(notes.length)} notes; a backup holds at most ${formatNumber(MAX_BACKUP_NOTES)}.`;
+  const long = notes.findIndex((note) => note.text.length > MAX_NOTE_LENGTH);
+  if (long >= 0)
+    return `Note ${long + 1} of this backup has ${formatNumber(notes[long].text.length)} characters; a note holds at most ${formatNumber(MAX_NOTE_LENGTH)}.`;
+  return undefined;
+}
+
 /** Reads a backup file's text: its notes, or why it is refused (nothing is ever partly taken). */
 export function readBackup(text: string): ReadBackup {
   const tooLarge = sizeProblem(new Blob([text]).size);
@@ -69,7 +85,23 @@ export function readBackup(text: string): ReadBackup {
   const problems = backup.notes.map(noteProblem);
   const first = problems.findIndex(Boolean);
   if (first >= 0) return { refused: `This backup is damaged: note ${first + 1} ${problems[first]}.` };
-  return { notes: (backup.notes as Note[]).map(({ id, text, at }) => ({ id, text, at })) };
+  const notes = (backup.notes as Note[]).map(({ id, text, at }) => ({ id, text, at }));
+  const overLimit = limitProblem(notes);
+  if (overLimit) return { refused: overLimit };
+  const repeated = repeatedId(notes);
+  if (repeated) return { refused: `This backup is damaged: notes ${repeated[0] + 1} and ${repeated[1] + 1} have the same id.` };
+  return { notes };
+}
+
+/** The positions of the first two notes that share an id (a Map: ids are data, never object keys), or undefined. */
+function repeatedId(notes: readonly Note[]): [number, number] | undefined {
+  const seen = new Map<string, number>();
+  for (const [index, note] of notes.entries()) {
+    const earlier = seen.get(note.id);
+    if (earlier !== undefined) return [earlier, index];
+    seen.set(note.id, index);
+  }
+  return undefined;
 }
 
 /** What is wrong with one note of a backup ("has no text"), or '' when nothing is. */
@@ -95,7 +127,7 @@ export interface Restored {
  * after the backup's copy was edited stays deleted, as it would against another tab's copy.
  */
 export function mergeBackup(doc: Doc, notes: Note[]): Restored {
-  const merged = merge(doc, { notes, gone: {} });
+  const merged = merge(doc, { notes, gone: new Map() });
   const before = new Map(doc.notes.map((note) => [note.id, note]));
   let added = 0;
   let updated = 0;

@@ -2,18 +2,20 @@
 // device document (src/offline/device-document.ts: debounced save, flush before reloads, two tabs,
 // storage problems, restore). What is the notes' own: the key, the shape, the merge (model.ts).
 import { storageKey } from '../app-name';
-import { createDeviceDocument } from '../offline/device-document';
+import { createDeviceDocument, type DeviceDocumentOptions } from '../offline/device-document';
 import { selectStore, type Store } from '../store';
 import { mergeBackup } from './backup';
-import { merge, newId, recover, type Doc, type Note } from './model';
+import { EMPTY_DOC, merge, newId, recover, toStored, withEdit, withNewNote, withoutNote, type Doc, type Note } from './model';
 
 /** What the Notes screen shows: the notes, and what went wrong with the device's storage. */
 export interface NotesState {
   notes: Doc['notes'];
   /** The last save failed because storage is full, or there is no storage at all. */
   problem?: 'full' | 'unavailable';
-  /** Stored notes could not all be read; the stored text was copied to BACKUP_KEY. */
-  corrupt: boolean;
+  /** Stored notes could not all be read: their text was 'copied' to BACKUP_KEY, or 'not-copied' (kept as it is, nothing saved over it). */
+  corrupt?: 'copied' | 'not-copied';
+  /** The stored notes are of a newer format than this code reads: this tab saves nothing until reloaded. */
+  outdated: boolean;
   /** False until the notes were read from the device (and in the prerendered HTML). */
   loaded: boolean;
 }
@@ -21,17 +23,24 @@ export interface NotesState {
 /** localStorage key of the notes document. */
 export const NOTES_KEY = storageKey('notes');
 
-const notesDocument = createDeviceDocument<Doc>({
+/** What the notes declare to the device document (exported so tests can open the same notes as a second tab would). */
+export const NOTES_DOCUMENT: DeviceDocumentOptions<Doc> = {
   key: NOTES_KEY,
-  empty: { notes: [], gone: {} },
+  empty: EMPTY_DOC,
+  // The shape saved as version 1 since `v` was first written; a new shape is version 2 with an
+  // upgrade(data, 1) beside it (README, "Add stored data").
+  version: 1,
   recover,
   merge,
+  toJSON: toStored,
   // New users (and anyone whose storage gave nothing back) start with one empty note; someone
   // who deleted every note has tombstones and gets none. Its fixed id and time 0 make the first
   // note of two fresh tabs the same note, not two.
-  initial: (found) => (found.notes.length || Object.keys(found.gone).length ? found : { notes: [{ id: '0', text: '', at: 0 }], gone: {} }),
+  initial: (found) => (found.notes.length || found.gone.size ? found : { notes: [{ id: '0', text: '', at: 0 }], gone: new Map() }),
   worthKeeping: (doc) => doc.notes.some((note) => note.text),
-});
+};
+
+const notesDocument = createDeviceDocument(NOTES_DOCUMENT);
 
 /** Where unreadable stored notes are copied before anything overwrites them. */
 export const BACKUP_KEY = notesDocument.backupKey;
@@ -48,30 +57,30 @@ export const flushNotes = (): void => notesDocument.flush();
 /** Adds an empty note at the end; returns its id. */
 export function addNote(): string {
   const id = newId();
-  const doc = current();
-  notesDocument.change({ ...doc, notes: [...doc.notes, { id, text: '', at: Date.now() }] });
+  notesDocument.change(withNewNote(current(), id, Date.now()));
   return id;
 }
 
-/** Replaces the text of a note. */
+/** Replaces the text of a note (stamped after the version it replaces, whatever this device's clock says). */
 export function editNote(id: string, text: string): void {
-  const doc = current();
-  notesDocument.change({ ...doc, notes: doc.notes.map((note) => (note.id === id ? { id, text, at: Date.now() } : note)) });
+  notesDocument.change(withEdit(current(), id, text, Date.now()));
 }
 
-/** Deletes a note (and remembers when, so another tab's older copy does not bring it back). */
+/** Deletes a note (and remembers when, so no copy of the deleted version brings it back). */
 export function deleteNote(id: string): void {
-  const doc = current();
-  notesDocument.change({ notes: doc.notes.filter((note) => note.id !== id), gone: { ...doc.gone, [id]: Date.now() } });
+  notesDocument.change(withoutNote(current(), id, Date.now()));
 }
 
-/** What a restore did: notes added and updated, or why nothing changed (storage full). */
-export type RestoreOutcome = { added: number; updated: number } | { problem: 'full' };
+/** Lets the unreadable stored notes that could not be copied be replaced by the notes on screen: the person chose to start over. */
+export const startOver = (): void => notesDocument.discardUnreadable();
+
+/** What a restore did: notes added and updated, or why nothing changed (storage full, or notes of a newer format stored). */
+export type RestoreOutcome = { added: number; updated: number } | { problem: 'full' | 'outdated' };
 
 /**
  * Merges a backup's notes into this device's (src/notes/backup.ts mergeBackup) and writes the
- * result in one setItem: it is all stored, or, when storage is full, nothing changes at all (not
- * even on screen). Without any storage the notes merge for this session, as every edit does.
+ * result in one setItem: it is all stored, or, when storage is full or holds a newer format, nothing
+ * changes at all (not even on screen). Without any storage the notes merge for this session, as every edit does.
  */
 export function restoreNotes(backupNotes: Note[]): RestoreOutcome {
   const { doc: merged, added, updated } = mergeBackup(current(), backupNotes);

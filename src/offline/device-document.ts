@@ -1,34 +1,57 @@
 // A document the user edits, kept on this device: one JSON value under one localStorage key. The
 // machinery every kind of stored data needs lives here once: a debounced save, a synchronous
 // flush on `pagehide`, on hiding the tab and before any reload (flush.ts), merging what another
-// tab saved (`storage` event), storage that is full, unavailable or corrupt (the user's data is
-// kept, an unreadable copy is saved aside), restoring a whole document in one write, and asking
-// for persistent storage once there is something worth keeping. A kind of data declares only its
-// key, its shape (empty, recover) and how two versions merge (src/notes/ is the example).
+// tab saved (`storage` event, and again right before each write), storage that is full,
+// unavailable or corrupt (the user's data is kept; unreadable stored text is copied aside before
+// anything replaces it, and is not replaced while no copy exists), a stored format version that
+// is read (an older one is upgraded, a newer one is never overwritten), restoring a whole
+// document in one write, and asking for persistent storage once there is something worth
+// keeping. A kind of data declares only its key, its shape (empty, recover, version, upgrade)
+// and how two versions merge (src/notes/ is the example).
 import { onFlush } from './flush';
 import { persistWithoutPrompt } from './persistence';
-import { area, load, save } from './storage';
+import { area, load, loadText, parse, save } from './storage';
 import { createStore, type Store } from '../store';
 
-/** What a kind of stored data declares. `Doc` is a plain JSON object. */
+/**
+ * The time to stamp a change to a version stamped `after`: now, or just after `after` when this
+ * device's clock is behind the one that stamped it. A hybrid logical clock: a change always wins
+ * over what it changes (in merges that let the later time win), whatever the wall clocks say.
+ */
+export const nextTime = (after: number, now: number = Date.now()): number => Math.max(now, after + 1);
+
+/** What a kind of stored data declares. `Doc` is an object; toJSON() gives its stored form when it is not plain JSON. */
 export interface DeviceDocumentOptions<Doc extends object> {
   /** The localStorage key (name it with storageKey() from src/app-name.ts). */
   key: string;
   /** The document before anything was read: what the prerendered HTML and hydration show. */
   empty: Doc;
   /**
-   * Keeps what is usable of stored data (anything JSON.parse gave, or undefined when nothing is
-   * stored); `lost` tells whether anything had to be dropped (the stored text is then copied aside).
+   * The stored format's version (default 1), saved as `v` beside the document's fields and read
+   * back: stored data of a newer version is never overwritten (the state says `outdated`); stored
+   * data of an older one goes through upgrade() and is saved again in this version, once.
+   */
+  version?: number;
+  /**
+   * Brings data stored in format `fromVersion` (older than `version`; data saved without `v` is
+   * version 1) to this version's shape, from any older version; recover() then reads the result.
+   * Default: the data as it is. A throw counts as unreadable data (copied aside, like corrupt text).
+   */
+  upgrade?(data: unknown, fromVersion: number): unknown;
+  /**
+   * Keeps what is usable of stored data (anything JSON.parse gave, upgraded, or undefined when
+   * nothing is stored); `lost` tells whether anything had to be dropped (the stored text is then
+   * copied aside before anything replaces it).
    */
   recover(data: unknown): { doc: Doc; lost: boolean };
-  /** Merges two versions: the same result whichever side merges, and merging again changes nothing. */
+  /** Merges two versions: the same result whichever side merges, in any grouping, and merging again changes nothing. */
   merge(mine: Doc, theirs: Doc): Doc;
+  /** The document as it is stored, a JSON value whose fields go beside `v` (default: the document itself). */
+  toJSON?(doc: Doc): object;
   /** The document a page load starts from, given what was recovered (default: that). */
   initial?(found: Doc): Doc;
   /** Whether the document holds something worth asking the browser to keep (default: always). */
   worthKeeping?(doc: Doc): boolean;
-  /** The stored format's version, saved as `v` beside the document's fields (default 1). */
-  version?: number;
 }
 
 /** What a screen shows of a stored document. */
@@ -36,8 +59,14 @@ export interface DeviceDocumentState<Doc> {
   doc: Doc;
   /** The last save failed because storage is full, or there is no storage at all. */
   problem?: 'full' | 'unavailable';
-  /** Stored data could not all be read; the stored text was copied to the backup key. */
-  corrupt: boolean;
+  /**
+   * Stored data could not all be read. 'copied': the stored text was copied to the backup key.
+   * 'not-copied': no copy could be made (storage full), so the stored text stays as it is and
+   * nothing is saved over it until a copy exists or discardUnreadable() is called.
+   */
+  corrupt?: 'copied' | 'not-copied';
+  /** The stored data is of a newer format than this code reads: this tab saves and merges nothing until it is reloaded. */
+  outdated: boolean;
   /** False until the document was read from the device (and in the prerendered HTML). */
   loaded: boolean;
 }
@@ -48,6 +77,9 @@ export interface DeviceDocumentStart {
   storage?: Storage | null;
 }
 
+/** Why restore() changed nothing: storage is full (or has no room for the copy of unreadable data), or the stored format is newer. */
+export type RestoreProblem = 'full' | 'outdated';
+
 /** A stored document: a store of its state, and what changes it. */
 export interface DeviceDocument<Doc extends object> extends Store<DeviceDocumentState<Doc>> {
   /** Where unreadable stored data is copied before anything overwrites it. */
@@ -56,29 +88,60 @@ export interface DeviceDocument<Doc extends object> extends Store<DeviceDocument
   start(options?: DeviceDocumentStart): () => void;
   /** Saves pending changes now, synchronously (for pagehide and before a reload). */
   flush(): void;
-  /** Replaces the document with an edited version and saves it soon (debounced). */
+  /** Replaces the document with an edited version and saves it soon (debounced); ignored once `outdated`. */
   change(next: Doc): void;
   /**
-   * Replaces the document with `next` in one write: it is all stored, or, when storage is full,
-   * nothing changes at all (not even on screen) and 'full' comes back. Without any storage it
-   * changes for this session, as every edit does.
+   * Stores `next`, merged with what is stored, in one write: it is all stored, or, when storage is
+   * full or the stored format is newer, nothing changes at all (not even on screen) and the reason
+   * comes back. Without any storage it changes for this session, as every edit does.
    */
-  restore(next: Doc): 'full' | undefined;
+  restore(next: Doc): RestoreProblem | undefined;
+  /** The person chose to start over: unreadable stored data that could not be copied may now be replaced. */
+  discardUnreadable(): void;
+}
+
+/** What is stored under the key now, as this code reads it. */
+interface StoredRead<Doc> {
+  /** The stored text, or null when nothing (or no storage) is there. */
+  raw: string | null;
+  /** What is usable of it, upgraded to this version. */
+  doc: Doc;
+  /** Some of it could not be read: the raw text must be copied aside before it is replaced. */
+  lost: boolean;
+  /** It is of an older format (upgraded in `doc`): saving it again stores this version. */
+  older: boolean;
+  /** It is of a newer format: `doc` is empty, and the text must never be replaced. */
+  newer: boolean;
+}
+
+/** What writing did: the document as written (ours merged with what was stored), or why nothing was written. */
+type Written<Doc> = { doc: Doc; problem?: undefined } | { doc?: undefined; problem: 'full' | 'unavailable' | 'outdated' };
+
+/** The format version stored data says it has: `v`, or 1 for data saved without one. */
+function storedVersion(data: unknown): number {
+  const version = (data as { v?: unknown } | null | undefined)?.v;
+  return typeof version === 'number' && Number.isInteger(version) && version >= 1 ? version : 1;
 }
 
 /** Makes the store of one kind of stored data; call start() once the page runs. */
 export function createDeviceDocument<Doc extends object>(options: DeviceDocumentOptions<Doc>): DeviceDocument<Doc> {
-  const { key, empty, recover, merge, initial = (found: Doc) => found, worthKeeping = () => true, version = 1 } = options;
+  const { key, empty, recover, merge, version = 1, upgrade = (data: unknown) => data } = options;
+  const { toJSON = (value: Doc): object => value, initial = (found: Doc) => found, worthKeeping = () => true } = options;
   const backupKey = key + ':backup';
-  const state = createStore<DeviceDocumentState<Doc>>({ doc: empty, corrupt: false, loaded: false });
+  const state = createStore<DeviceDocumentState<Doc>>({ doc: empty, outdated: false, loaded: false });
   let doc = empty;
   let dirty = false;
+  let outdated = false;
   let timer: ReturnType<typeof setTimeout> | undefined;
   let debounce = 1000;
   let storage: Storage | null = null;
+  /** Unreadable stored text that may be replaced: its copy exists, or the person chose to discard it. */
+  let replaceable: string | null = null;
+  /** The stored text this tab read or wrote last, as read. */
+  let lastRead: StoredRead<Doc> | undefined;
 
-  const stored = (value: Doc) => ({ v: version, ...value });
-  const sameDoc = (a: Doc, b: Doc) => JSON.stringify(a) === JSON.stringify(b);
+  const stored = (value: Doc) => ({ v: version, ...toJSON(value) });
+  const sameDoc = (a: Doc, b: Doc) => JSON.stringify(toJSON(a)) === JSON.stringify(toJSON(b));
   const cancelSave = () => {
     clearTimeout(timer);
     timer = undefined;
@@ -89,50 +152,134 @@ export function createDeviceDocument<Doc extends object>(options: DeviceDocument
     timer ??= setTimeout(flush, debounce);
   };
 
+  /** Shows `next` if it differs from what is shown. */
+  function show(next: Doc): void {
+    if (sameDoc(next, doc)) return;
+    doc = next;
+    state.update({ doc: next });
+  }
+
+  /** Reads stored text (the key's, or a `storage` event's) as this version: parsed, version checked, upgraded, recovered. */
+  function read(raw: string | null, parsed: { value?: unknown; unreadable: boolean }): StoredRead<Doc> {
+    const unreadable = { raw, ...recover(undefined), lost: true, older: false, newer: false };
+    if (parsed.unreadable) return unreadable;
+    const from = parsed.value === undefined ? version : storedVersion(parsed.value);
+    if (from > version) return { raw, doc: empty, lost: false, older: false, newer: true };
+    let data = parsed.value;
+    if (from < version) {
+      try {
+        data = upgrade(parsed.value, from);
+      } catch {
+        return unreadable;
+      }
+    }
+    return { raw, ...recover(data), older: from < version, newer: false };
+  }
+
+  /** What is stored under the key now; text this tab read or wrote last is not parsed again (nor upgraded twice). */
+  function readStored(): StoredRead<Doc> {
+    const { raw } = loadText(key, storage);
+    if (lastRead && raw === lastRead.raw) return lastRead;
+    const { value, problem } = parse(raw);
+    lastRead = read(raw, { value, unreadable: problem === 'corrupt' });
+    return lastRead;
+  }
+
+  /** This tab's code is older than the stored format: from now on it writes nothing. */
+  function becomeOutdated(): void {
+    outdated = true;
+    dirty = false;
+    cancelSave();
+    state.update({ outdated: true });
+  }
+
+  /**
+   * Writes `next` merged with what is stored now (another tab may have saved since its last
+   * `storage` event reached us). Never replaces a newer format, nor unreadable text of which no
+   * copy exists: that text is copied to the backup key first, and if the copy fails nothing is written.
+   */
+  function write(next: Doc): Written<Doc> {
+    const found = readStored();
+    if (found.newer) {
+      becomeOutdated();
+      return { problem: 'outdated' };
+    }
+    if (found.lost && found.raw !== null && found.raw !== replaceable) {
+      const copyProblem = save(backupKey, found.raw, storage);
+      if (copyProblem) {
+        state.update({ corrupt: 'not-copied' });
+        return { problem: copyProblem === 'full' ? 'full' : 'unavailable' };
+      }
+      replaceable = found.raw;
+      state.update({ corrupt: 'copied' });
+    }
+    const merged = merge(next, found.doc);
+    const text = JSON.stringify(stored(merged));
+    const problem = save(key, text, storage);
+    if (problem) return { problem: problem === 'full' ? 'full' : 'unavailable' };
+    lastRead = { raw: text, doc: merged, lost: false, older: false, newer: false };
+    return { doc: merged };
+  }
+
   function flush(): void {
     cancelSave();
-    if (!dirty) return;
-    const problem = save(key, stored(doc), storage) as DeviceDocumentState<Doc>['problem'];
+    if (!dirty || outdated) return;
+    const written = write(doc);
+    if (written.problem === 'outdated') return;
     // A failed save stays pending: the data stays on screen and the next flush tries again.
-    dirty = !!problem;
-    state.update({ problem });
+    dirty = !!written.problem;
+    if (written.doc) show(written.doc);
+    state.update({ problem: written.problem });
     // There is something worth keeping now: ask the browser to keep it, where it cannot prompt.
-    if (!problem && worthKeeping(doc)) persistWithoutPrompt().catch(() => {});
+    if (!written.problem && worthKeeping(doc)) persistWithoutPrompt().catch(() => {});
   }
 
   function change(next: Doc): void {
+    if (outdated) return;
     doc = next;
     state.update({ doc: next });
     saveSoon();
   }
 
-  function restore(next: Doc): 'full' | undefined {
-    const problem = save(key, stored(next), storage);
-    if (problem === 'full') return problem;
+  function restore(next: Doc): RestoreProblem | undefined {
+    if (outdated) return 'outdated';
+    const written = write(next);
+    if (written.problem === 'outdated' || written.problem === 'full') return written.problem;
     // `next` holds every pending edit too: it is saved now, or (no storage) as saved as it gets.
     cancelSave();
     dirty = false;
-    doc = next;
-    state.update({ doc: next, problem: problem === 'unavailable' ? problem : undefined });
+    show(written.doc ?? next);
+    state.update({ problem: written.problem });
     return undefined;
   }
 
-  /** Another tab saved: merge its version in, and store the merge if theirs lacks something of ours. */
+  function discardUnreadable(): void {
+    if (outdated) return;
+    replaceable = readStored().raw;
+    state.update({ corrupt: undefined });
+    dirty = true;
+    flush();
+  }
+
+  /** Another tab saved: merge its version in, and store the merge if theirs lacks something of ours or is of an older format. */
   function onStorage(event: StorageEvent): void {
-    if (event.key !== key || !event.newValue) return;
-    let theirs: Doc;
+    if (event.key !== key || outdated || !event.newValue) return;
+    let value: unknown;
     try {
-      theirs = recover(JSON.parse(event.newValue)).doc;
+      value = JSON.parse(event.newValue);
     } catch {
+      // Unreadable text from another tab is handled when this tab next writes (copied aside first).
       return;
     }
-    const merged = merge(doc, theirs);
-    if (!sameDoc(merged, doc)) {
-      doc = merged;
-      state.update({ doc: merged });
+    const theirs = read(event.newValue, { value, unreadable: false });
+    if (theirs.newer) {
+      becomeOutdated();
+      return;
     }
+    const merged = merge(doc, theirs.doc);
+    show(merged);
     // It converges: merging again gives the same, so the other tab stores nothing back.
-    if (!sameDoc(merged, theirs)) saveSoon();
+    if (theirs.older || !sameDoc(merged, theirs.doc)) saveSoon();
   }
 
   const onHide = () => {
@@ -144,14 +291,17 @@ export function createDeviceDocument<Doc extends object>(options: DeviceDocument
     storage = chosen;
     cancelSave();
     dirty = false;
+    outdated = false;
+    replaceable = null;
     const { raw, value, problem } = load(key, storage);
-    const { doc: found, lost } = recover(value);
-    doc = initial(found);
-    const corrupt = problem === 'corrupt' || lost;
-    state.set({ doc, corrupt, loaded: true, problem: problem === 'unavailable' ? problem : undefined });
-    // Keep the unreadable text before the first save replaces it; save what was recovered only
-    // once the copy exists.
-    if (corrupt && !save(backupKey, raw, storage)) {
+    const found = read(raw, { value, unreadable: problem === 'corrupt' });
+    lastRead = found;
+    outdated = found.newer;
+    doc = outdated ? empty : initial(found.doc);
+    state.set({ doc, outdated, loaded: true, problem: problem === 'unavailable' ? problem : undefined });
+    // Unreadable data is copied aside and what was recovered saved at once, before any edit;
+    // data of an older format is saved in this one, so it is upgraded only once.
+    if (!outdated && (found.lost || found.older)) {
       dirty = true;
       flush();
     }
@@ -177,5 +327,6 @@ export function createDeviceDocument<Doc extends object>(options: DeviceDocument
     flush,
     change,
     restore,
+    discardUnreadable,
   };
 }

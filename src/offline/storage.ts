@@ -17,15 +17,25 @@ export function area(kind: 'localStorage' | 'sessionStorage' = 'localStorage'): 
   }
 }
 
-/** Reads `key` as JSON: `raw` is the stored text (null when absent); invalid JSON gives problem 'corrupt'. */
-export function load(key: string, storage = area()): { raw: string | null; value?: unknown; problem?: StorageProblem } {
+/** Reads the text stored under `key` (null when absent), or the problem 'unavailable'. */
+export function loadText(key: string, storage = area()): { raw: string | null; problem?: 'unavailable' } {
   if (!storage) return { raw: null, problem: 'unavailable' };
-  let raw: string | null;
   try {
-    raw = storage.getItem(key);
+    return { raw: storage.getItem(key) };
   } catch {
     return { raw: null, problem: 'unavailable' };
   }
+}
+
+/** Reads `key` as JSON: `raw` is the stored text (null when absent); invalid JSON gives problem 'corrupt'. */
+export function load(key: string, storage = area()): { raw: string | null; value?: unknown; problem?: StorageProblem } {
+  const { raw, problem } = loadText(key, storage);
+  if (problem) return { raw, problem };
+  return parse(raw);
+}
+
+/** Parses stored text: its value (undefined for no text), or problem 'corrupt' for text that is not JSON. */
+export function parse(raw: string | null): { raw: string | null; value?: unknown; problem?: 'corrupt' } {
   if (raw === null) return { raw, value: undefined };
   try {
     return { raw, value: JSON.parse(raw) };

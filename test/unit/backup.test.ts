@@ -8,6 +8,9 @@ import {
   backupText,
   BACKUP_FORMAT,
   MAX_BACKUP_BYTES,
+  MAX_BACKUP_NOTES,
+  MAX_NOTE_LENGTH,
+  limitProblem,
   mergeBackup,
   readBackup,
   sizeProblem,
@@ -72,10 +75,36 @@ format('refuses, with one sentence each: not JSON, not a backup, another version
   assert.is(sizeProblem(MAX_BACKUP_BYTES), undefined, 'exactly 5 MB is read');
   assert.is(sizeProblem(MAX_BACKUP_BYTES + 1), 'This file is larger than 5 MB, so it is not a notes backup.');
 });
+format('states its limits and enforces them, one sentence each: at most 10,000 notes, 1,000,000 characters a note, 5 MB', () => {
+  const many = Array.from({ length: MAX_BACKUP_NOTES + 1 }, (_, index) => ({ id: `n${index}`, text: '', at: 1 }));
+  assert.equal(readBackup(valid({ notes: many })), { refused: 'This backup has 10,001 notes; a backup holds at most 10,000.' });
+  assert.ok('notes' in readBackup(valid({ notes: many.slice(1) })), 'exactly 10,000 notes are taken');
+  const long = [NOTES[0], { id: 'long', text: 'x'.repeat(MAX_NOTE_LENGTH + 1), at: 1 }];
+  assert.equal(readBackup(valid({ notes: long })), {
+    refused: 'Note 2 of this backup has 1,000,001 characters; a note holds at most 1,000,000.',
+  });
+  assert.is(limitProblem([{ id: 'long', text: 'x'.repeat(MAX_NOTE_LENGTH), at: 1 }]), undefined, 'exactly 1,000,000 characters fit');
+  assert.equal(readBackup(valid({ notes: [NOTES[0], NOTES[1], { ...NOTES[0], text: 'again' }] })), {
+    refused: 'This backup is damaged: notes 1 and 3 have the same id.',
+  });
+});
+
+format('ids named like Object.prototype members are read and merged as any other id', () => {
+  const odd: Note[] = ['__proto__', 'constructor', 'toString'].map((id, index) => ({ id, text: `note ${id}`, at: index + 1 }));
+  const read = readBackup(backupText(odd, new Date()));
+  assert.equal(read, { notes: odd });
+  const { doc: merged, added } = mergeBackup(doc([{ id: 'constructor', text: 'newer here', at: 50 }]), odd);
+  assert.is(added, 2);
+  assert.equal(
+    merged.notes.map((note) => `${note.id}: ${note.text}`),
+    ['__proto__: note __proto__', 'constructor: newer here', 'toString: note toString'],
+  );
+});
 format.run();
 
 const merging = suite('notes backup merge');
-const doc = (list: Note[], gone: Doc['gone'] = {}): Doc => ({ notes: list, gone });
+/** A notes document; tombstones as [id, time] pairs (ids are never object keys). */
+const doc = (list: Note[], gone: [string, number][] = []): Doc => ({ notes: list, gone: new Map(gone) });
 
 merging('merges by id: the newer edit wins either way, notes only on this device stay, new ones are added', () => {
   const here = doc([
@@ -100,10 +129,10 @@ merging('merges by id: the newer edit wins either way, notes only on this device
 });
 
 merging('nothing present is deleted, and a note deleted here after the backup was made stays deleted', () => {
-  const here = doc([{ id: 'a', text: 'a', at: 1 }], { gone: 50 });
+  const here = doc([{ id: 'a', text: 'a', at: 1 }], [['gone', 50]]);
   const { doc: merged } = mergeBackup(here, [{ id: 'gone', text: 'from before the delete', at: 40 }]);
   assert.equal(merged.notes, [{ id: 'a', text: 'a', at: 1 }]);
-  assert.equal(mergeBackup(doc([], { gone: 50 }), [{ id: 'gone', text: 'edited after', at: 60 }]).added, 1);
+  assert.equal(mergeBackup(doc([], [['gone', 50]]), [{ id: 'gone', text: 'edited after', at: 60 }]).added, 1);
 });
 merging.run();
 

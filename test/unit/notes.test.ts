@@ -2,13 +2,14 @@
 // through `storage` events. The model's merge is checked on its own first.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { merge, recover, type Doc } from '../../src/notes/model';
-import { BACKUP_KEY, NOTES_KEY, addNote, deleteNote, editNote, flushNotes, notes, startNotes } from '../../src/notes/store';
+import { merge, recover, toStored, withEdit, withoutNote, type Doc } from '../../src/notes/model';
+import { BACKUP_KEY, NOTES_KEY, addNote, deleteNote, editNote, flushNotes, notes, restoreNotes, startNotes } from '../../src/notes/store';
 import { flushAll } from '../../src/offline/flush';
 import { installDom, tinyStorage, type FakeDom } from './offline-dom';
 
 const model = suite('notes model');
-const doc = (notes: Doc['notes'], gone: Doc['gone'] = {}): Doc => ({ notes, gone });
+/** A notes document; tombstones as [id, time] pairs (ids are never object keys). */
+const doc = (notes: Doc['notes'], gone: [string, number][] = []): Doc => ({ notes, gone: new Map(gone) });
 
 model('merge keeps the newer text of each note, whichever side merges', () => {
   const a = doc([
@@ -31,7 +32,7 @@ model('merge keeps the newer text of each note, whichever side merges', () => {
 });
 
 model('a deleted note stays deleted against older copies, and comes back only for a newer edit', () => {
-  const mine = doc([], { x: 50 });
+  const mine = doc([], [['x', 50]]);
   assert.equal(merge(mine, doc([{ id: 'x', text: 'before the delete', at: 40 }])).notes, []);
   assert.equal(merge(doc([{ id: 'x', text: 'edited after', at: 60 }]), mine).notes, [{ id: 'x', text: 'edited after', at: 60 }]);
 });
@@ -43,10 +44,39 @@ model('recover keeps every note whose text survived and says when something was 
   });
   assert.ok(lost);
   assert.equal(d.notes.map((n) => n.text).sort(), ['no id', 'ok']);
-  assert.equal(d.gone, { z: 3 });
+  assert.equal(d.gone, new Map([['z', 3]]));
   assert.not.ok(recover({ notes: [], gone: {} }).lost);
+  assert.ok(recover({ notes: [], gone: { z: 'yesterday' } }).lost, 'a tombstone without a time is a loss too');
   assert.not.ok(recover(undefined).lost, 'nothing stored is not a loss');
   assert.ok(recover({ something: 'else' }).lost);
+});
+model('an edit or a delete wins over the version it changes, even stamped a year ahead by another clock', () => {
+  const yearAhead = 1_700_000_000_000 + 365 * 24 * 60 * 60 * 1000;
+  const restored = doc([{ id: 'a', text: 'from a clock a year fast', at: yearAhead }]);
+  const edited = withEdit(restored, 'a', 'edited here', 1_700_000_000_000);
+  assert.equal(edited.notes, [{ id: 'a', text: 'edited here', at: yearAhead + 1 }]);
+  assert.equal(merge(restored, edited).notes, edited.notes, 'the edit wins the merge');
+  const deleted = withoutNote(restored, 'a', 1_700_000_000_000);
+  assert.equal(deleted.gone, new Map([['a', yearAhead + 1]]));
+  assert.equal(merge(restored, deleted).notes, [], 'the delete wins the merge');
+  assert.equal(
+    withEdit(doc([{ id: 'a', text: 'old', at: 5 }]), 'a', 'new', 1000).notes[0].at,
+    1000,
+    'a clock ahead of the version keeps its own time',
+  );
+});
+
+model('ids named like Object.prototype members are ids like any other: merged, deleted, stored and read back', () => {
+  for (const id of ['__proto__', 'constructor', 'toString']) {
+    const note = { id, text: `note ${id}`, at: 10 };
+    const deleted = withoutNote(doc([note]), id, 20);
+    assert.equal(merge(doc([note]), deleted), { notes: [], gone: new Map([[id, 20]]) }, `${id}: the delete survives a merge`);
+    assert.equal(merge(deleted, doc([note])), { notes: [], gone: new Map([[id, 20]]) }, `${id}: either way`);
+    assert.equal(merge(doc([note]), doc([])).notes, [note], `${id}: a note not deleted is kept`);
+    const text = JSON.stringify(toStored(deleted));
+    assert.is(text, `{"notes":[],"gone":{"${id}":20}}`, `${id}: stored as an own key`);
+    assert.equal(recover(JSON.parse(text)), { doc: deleted, lost: false }, `${id}: read back`);
+  }
 });
 model.run();
 
@@ -67,7 +97,7 @@ test.after.each(() => {
 
 test('a new user gets one empty note, ready to type in', () => {
   stop = startNotes();
-  assert.equal(notes.getSnapshot(), { notes: [{ id: '0', text: '', at: 0 }], corrupt: false, loaded: true, problem: undefined });
+  assert.equal(notes.getSnapshot(), { notes: [{ id: '0', text: '', at: 0 }], outdated: false, loaded: true, problem: undefined });
 });
 
 test('typing is saved about a second after the first unsaved keystroke, even while typing goes on', async () => {
@@ -130,7 +160,7 @@ test('corrupt stored notes: the raw text is backed up, the user is told, the app
   localStorage.setItem(NOTES_KEY, raw);
   stop = startNotes();
   assert.is(localStorage.getItem(BACKUP_KEY), raw);
-  assert.ok(notes.getSnapshot().corrupt);
+  assert.is(notes.getSnapshot().corrupt, 'copied');
   assert.equal(texts(), ['']);
   assert.equal(stored().notes, [{ id: '0', text: '', at: 0 }], 'readable data replaces the broken text (its copy is kept)');
 });
@@ -147,7 +177,7 @@ test('partly damaged notes: what can be read is kept, the rest is backed up', ()
   localStorage.setItem(NOTES_KEY, raw);
   stop = startNotes();
   assert.equal(texts(), ['keep me']);
-  assert.ok(notes.getSnapshot().corrupt);
+  assert.is(notes.getSnapshot().corrupt, 'copied');
   assert.is(localStorage.getItem(BACKUP_KEY), raw);
 });
 
@@ -220,6 +250,39 @@ test("another tab's save shows up here, and our newer unsaved text is not overwr
     ['theirs, newer', 'ours, typed just now', 'their new note'],
     'the merge is stored for the other tab',
   );
+});
+
+test('a note restored from a clock a year fast: an edit and a delete here stick, against the other tab and after a reload', async () => {
+  const yearAhead = Date.now() + 365 * 24 * 60 * 60 * 1000;
+  stop = startNotes();
+  const restored = [
+    { id: 'edit-me', text: 'written a year ahead', at: yearAhead },
+    { id: 'delete-me', text: 'also a year ahead', at: yearAhead },
+  ];
+  assert.equal(restoreNotes(restored), { added: 2, updated: 0 });
+  const otherTab = localStorage.getItem(NOTES_KEY) ?? ''; // what the second tab holds: the restore
+  editNote('edit-me', 'edited here, now');
+  deleteNote('delete-me');
+  dom.win.dispatchEvent(new dom.win.StorageEvent('storage', { key: NOTES_KEY, newValue: otherTab }));
+  await dom.tick(1000);
+  assert.equal(texts(), ['', 'edited here, now']);
+  stop();
+  stop = startNotes();
+  assert.equal(texts(), ['', 'edited here, now']);
+});
+
+test('a `__proto__` note deleted here stays deleted when the other tab sends the note back, and the two tabs settle', async () => {
+  localStorage.setItem(NOTES_KEY, '{"v":1,"notes":[{"id":"__proto__","text":"odd id","at":5}],"gone":{}}');
+  stop = startNotes();
+  const before = localStorage.getItem(NOTES_KEY) ?? '';
+  deleteNote('__proto__');
+  flushNotes();
+  const afterDelete = localStorage.getItem(NOTES_KEY);
+  dom.win.dispatchEvent(new dom.win.StorageEvent('storage', { key: NOTES_KEY, newValue: before }));
+  assert.equal(texts(), []);
+  await dom.tick(1000);
+  assert.is(localStorage.getItem(NOTES_KEY), afterDelete, 'nothing new to store: the tab that sent the note gets the same tombstone back');
+  assert.equal(Object.keys(stored().gone), ['__proto__']);
 });
 
 test('a note deleted in another tab disappears here; events for other keys are ignored', () => {

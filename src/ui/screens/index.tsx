@@ -1,5 +1,6 @@
 // /, "Notes": the app's own work, kept on this device (src/notes/ has the data).
-import { addNote, deleteNote, editNote, notes } from '../../notes/store';
+import { addNote, deleteNote, editNote, notes, startOver } from '../../notes/store';
+import { reloadAfterFlush } from '../../offline/flush';
 import { useStore } from '../useStore';
 import { Backup } from './notes/Backup';
 
@@ -20,14 +21,42 @@ const focusIfNew = (editor: HTMLTextAreaElement | null) => {
   editor.focus();
 };
 
+/** Moves the focus to the first note, or to "Add note" when there is none: the focused button is about to disappear. */
+const focusFirstNote = () => document.querySelector<HTMLElement>('.notes textarea, #add-note')?.focus();
+
 /** The Notes screen: notes kept on this device, each a labelled text area saved as you type. */
 export default function Notes() {
-  const { notes: list, problem, corrupt, loaded } = useStore(notes);
+  const { notes: list, problem, corrupt, outdated, loaded } = useStore(notes);
   return (
     <>
       <div className="notice" aria-live="polite">
-        {corrupt && <p>Some saved notes could not be read; a copy was kept on this device.</p>}
-        {problem && <p>{PROBLEMS[problem]}</p>}
+        {outdated && (
+          <p>
+            Your notes were saved by a newer version of this app, which this tab cannot read. They stay as they are; this tab saves nothing
+            until you reload it.{' '}
+            <button type="button" onClick={reloadAfterFlush}>
+              Reload
+            </button>
+          </p>
+        )}
+        {corrupt === 'copied' && <p>Some saved notes could not be read; a copy was kept on this device.</p>}
+        {corrupt === 'not-copied' && (
+          <p>
+            Some saved notes could not be read, and storage is too full to keep a copy of them. They stay as they are: nothing here is saved
+            until there is room for that copy, or you start over.{' '}
+            <button
+              type="button"
+              onClick={() => {
+                focusFirstNote();
+                startOver();
+              }}
+            >
+              Start over (discard the unreadable notes)
+            </button>
+          </p>
+        )}
+        {/* "Not copied" already says that nothing is saved. */}
+        {problem && corrupt !== 'not-copied' && <p>{PROBLEMS[problem]}</p>}
       </div>
       {/* The notes live on the device: the prerendered HTML knows none of them. The placeholder
           is as tall as the one empty note a first visit gets (app.css), so hydrating moves
@@ -37,37 +66,45 @@ export default function Notes() {
         {list.map((note, index) => (
           <li key={note.id}>
             <label htmlFor={'note-' + note.id}>Note {index + 1}</label>
+            {/* An outdated tab keeps showing what it has, read-only: nothing it changes could be saved. */}
             <textarea
               id={'note-' + note.id}
               ref={focusIfNew}
               value={note.text}
+              readOnly={outdated}
               onChange={(event) => editNote(note.id, event.currentTarget.value)}
             />
-            <button
-              type="button"
-              aria-label={`Delete note ${index + 1}`}
-              onClick={() => {
-                // The focus goes to a neighbour first: the button is about to disappear.
-                const neighbour = list[index + 1] ?? list[index - 1];
-                document.getElementById(neighbour ? 'note-' + neighbour.id : 'add-note')?.focus();
-                deleteNote(note.id);
-              }}
-            >
-              Delete
-            </button>
+            {!outdated && (
+              <button
+                type="button"
+                aria-label={`Delete note ${index + 1}`}
+                onClick={() => {
+                  // The focus goes to a neighbour first: the button is about to disappear.
+                  const neighbour = list[index + 1] ?? list[index - 1];
+                  document.getElementById(neighbour ? 'note-' + neighbour.id : 'add-note')?.focus();
+                  deleteNote(note.id);
+                }}
+              >
+                Delete
+              </button>
+            )}
           </li>
         ))}
       </ul>
-      <button
-        id="add-note"
-        type="button"
-        onClick={() => {
-          editorToFocus = 'note-' + addNote();
-        }}
-      >
-        Add note
-      </button>
-      <Backup />
+      {!outdated && (
+        <>
+          <button
+            id="add-note"
+            type="button"
+            onClick={() => {
+              editorToFocus = 'note-' + addNote();
+            }}
+          >
+            Add note
+          </button>
+          <Backup />
+        </>
+      )}
     </>
   );
 }

@@ -1,7 +1,7 @@
 // "Download a backup" and "Restore from a backup": the notes as a file the user keeps, because
 // browsers delete site data (src/notes/backup.ts has the format and the merge).
 import { useState, type ChangeEvent } from 'react';
-import { backupFileName, backupText, readBackup, sizeProblem } from '../../../notes/backup';
+import { backupFileName, backupText, limitProblem, readBackup, sizeProblem } from '../../../notes/backup';
 import { notes, restoreNotes } from '../../../notes/store';
 import { formatCount } from '../../format';
 
@@ -12,13 +12,17 @@ const noteCount = (count: number): string => formatCount(count, 'note');
 function downloadBackup(): string {
   const now = new Date();
   const list = notes.getSnapshot().notes;
-  const url = URL.createObjectURL(new Blob([backupText(list, now)], { type: 'application/json' }));
+  const file = new Blob([backupText(list, now)], { type: 'application/json' });
+  const url = URL.createObjectURL(file);
   const link = document.createElement('a');
   link.href = url;
   link.download = backupFileName(now);
   link.click();
   // The download has its own reference to the Blob once it started; this frees the page's.
   setTimeout(() => URL.revokeObjectURL(url));
+  // The file is made either way (it is the person's text), but a file over a limit would be refused on restore: say so now.
+  const overLimit = sizeProblem(file.size) ?? limitProblem(list);
+  if (overLimit) return `Saved ${noteCount(list.length)} to ${link.download}, but this app cannot restore it: ${overLimit}`;
   return `Saved ${noteCount(list.length)} to ${link.download}.`;
 }
 
@@ -28,6 +32,8 @@ async function restoreFrom(file: File): Promise<string> {
   const read = refused ? { refused } : readBackup(await file.text());
   if ('refused' in read) return `Not restored: ${read.refused} Nothing was changed.`;
   const outcome = restoreNotes(read.notes);
+  if ('problem' in outcome && outcome.problem === 'outdated')
+    return 'Not restored: your notes were saved by a newer version of this app. Nothing was changed; reload to get it.';
   if ('problem' in outcome) return 'Not restored: storage is full. Nothing was changed; make room and try again.';
   return `Restored from ${file.name}: ${noteCount(outcome.added)} added, ${noteCount(outcome.updated)} updated.`;
 }
