@@ -63,6 +63,41 @@ export const CONTENT_SECURITY_POLICY = {
 export const DENIED_FEATURES = ['camera', 'microphone', 'geolocation', 'payment', 'usb', 'serial', 'hid', 'midi', 'display-capture'];
 
 /**
+ * A policy as a header or a meta element spells it: `directive value; directive value`.
+ * @param {Record<string, string>} directives
+ */
+const serializePolicy = (directives) =>
+  Object.entries(directives)
+    .map(([directive, value]) => `${directive} ${value}`)
+    .join('; ');
+
+/**
+ * Directives a policy delivered in `<meta http-equiv="Content-Security-Policy">` may not carry:
+ * CSP Level 3, section 3.3 ("The <meta> element"), removes `report-uri`, `frame-ancestors` and
+ * `sandbox` from such a policy (and Chromium logs a console error for each one it meets there).
+ * They stay in the header only: on a host that sends no headers the page cannot forbid framing.
+ */
+export const HEADER_ONLY_DIRECTIVES = ['frame-ancestors', 'report-uri', 'sandbox'];
+
+/**
+ * The page's own policy, for its `<meta http-equiv>`: the header's minus HEADER_ONLY_DIRECTIVES.
+ * The build writes it into every HTML file, so a host that sends no headers at all (GitHub Pages,
+ * S3, `python3 -m http.server`) still gets it; where the host also sends the header, a browser
+ * enforces both, and since this one is the header's without the header-only directives, the two
+ * together allow exactly what the header alone allows.
+ */
+export const META_CONTENT_SECURITY_POLICY = serializePolicy(
+  Object.fromEntries(Object.entries(CONTENT_SECURITY_POLICY).filter(([directive]) => !HEADER_ONLY_DIRECTIVES.includes(directive))),
+);
+
+/**
+ * The `<meta>` element carrying META_CONTENT_SECURITY_POLICY. A meta policy governs only what the
+ * parser meets after it (CSP Level 3, 3.3: it is added to the document's policy list when the
+ * element is inserted), so the build puts it first in `<head>`, right after `<meta charset>`.
+ */
+export const CSP_META_ELEMENT = `<meta http-equiv="Content-Security-Policy" content="${META_CONTENT_SECURITY_POLICY.replaceAll('&', '&amp;').replaceAll('"', '&quot;')}">`;
+
+/**
  * Headers every response carries: the CSP above; no MIME sniffing; no referrer leaks; no framing
  * for browsers that predate `frame-ancestors` (X-Frame-Options, RFC 7034); a browsing context
  * group of its own, so a page that opened ours (or that ours opened) holds no reference to it
@@ -71,9 +106,7 @@ export const DENIED_FEATURES = ['camera', 'microphone', 'geolocation', 'payment'
  * Fetch "cross-origin resource policy check"); and the unused powerful features denied.
  */
 export const SECURITY_HEADERS = {
-  'Content-Security-Policy': Object.entries(CONTENT_SECURITY_POLICY)
-    .map(([directive, value]) => `${directive} ${value}`)
-    .join('; '),
+  'Content-Security-Policy': serializePolicy(CONTENT_SECURITY_POLICY),
   'X-Content-Type-Options': 'nosniff',
   'Referrer-Policy': 'no-referrer',
   'X-Frame-Options': 'DENY',

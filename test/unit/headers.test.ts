@@ -3,7 +3,16 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { headersFile, headersFor, nginxHttpsConfig, nginxServerBlock } from '../../tools/headers.mjs';
+import { renderHtml } from '../../tools/build/html.mjs';
+import {
+  CSP_META_ELEMENT,
+  HEADER_ONLY_DIRECTIVES,
+  headersFile,
+  headersFor,
+  META_CONTENT_SECURITY_POLICY,
+  nginxHttpsConfig,
+  nginxServerBlock,
+} from '../../tools/headers.mjs';
 
 const test = suite('header table');
 
@@ -94,6 +103,60 @@ test("_headers has a rule for each path Cloudflare Pages serves a page at: its p
   assert.ok(
     headersFile(['404.html']).includes('/404\n  Cache-Control: no-cache\n'),
     'the page Pages answers /404.html with is revalidated',
+  );
+});
+
+/** The directives of a policy, as `name sources` strings in the order written. */
+const directivesOf = (policy: string): string[] =>
+  policy
+    .split(';')
+    .map((directive) => directive.trim())
+    .filter(Boolean);
+
+test("the page's own policy (<meta>) is the header's without the directives CSP drops from a meta element: frame-ancestors, report-uri, sandbox", () => {
+  // CSP Level 3, 3.3 "The <meta> element", spelled out: a change to the spec list is a change here.
+  assert.equal(HEADER_ONLY_DIRECTIVES, ['frame-ancestors', 'report-uri', 'sandbox']);
+  const header = directivesOf(headersFor('/')['Content-Security-Policy']);
+  assert.equal(
+    directivesOf(META_CONTENT_SECURITY_POLICY),
+    header.filter((directive) => !HEADER_ONLY_DIRECTIVES.includes(directive.split(' ')[0])),
+  );
+  assert.ok(header.includes("frame-ancestors 'none'"), 'the header still forbids framing');
+  assert.is(META_CONTENT_SECURITY_POLICY, CSP.replace("; frame-ancestors 'none'", ''));
+  assert.is(CSP_META_ELEMENT, `<meta http-equiv="Content-Security-Policy" content="${META_CONTENT_SECURITY_POLICY}">`);
+});
+
+/** A template as small as static/index.html can be: what renderHtml() needs, a manifest link and the assets marker. */
+const TEMPLATE =
+  '<!doctype html>\n<html>\n<head>\n<meta charset="utf-8">\n<title>%TITLE%</title>\n<link rel="manifest" href="%BASE%manifest.webmanifest">\n<!--assets-->\n</head>\n<body><div id="root"></div></body>\n</html>\n';
+const PAGE = {
+  title: 'Notes',
+  appTitle: 'offline-shell',
+  assets: [{ path: 'assets/app-ABCD1234.js', contents: Buffer.from('') }],
+  body: '',
+};
+
+test('every page gets the policy first in <head>, right after <meta charset>: before any element that loads something, as a meta policy governs only what follows it', () => {
+  for (const template of [TEMPLATE, readFileSync(path.join(process.cwd(), 'static/index.html'), 'utf8')]) {
+    for (const base of ['/', '/my-app/']) {
+      const html = renderHtml(template, { ...PAGE, base });
+      assert.is(html.split(CSP_META_ELEMENT).length, 2, 'exactly one policy');
+      assert.ok(html.includes(`<head>\n<meta charset="utf-8">\n${CSP_META_ELEMENT}\n`), `right after <meta charset> (base ${base})`);
+      const at = html.indexOf(CSP_META_ELEMENT);
+      for (const loads of ['<link', '<script', '<style', '<img', '<base'])
+        assert.ok(!html.includes(loads) || html.indexOf(loads) > at, `${loads} comes after the policy (base ${base})`);
+    }
+  }
+});
+
+test('a template with a Content-Security-Policy of its own, or without <head>, stops the build with one line', () => {
+  assert.throws(
+    () => renderHtml(TEMPLATE.replace('<title>', `<meta http-equiv="content-security-policy" content="default-src *">\n<title>`), PAGE),
+    /^static\/index\.html has a Content-Security-Policy of its own; the build writes the one of tools\/headers\.mjs$/,
+  );
+  assert.throws(
+    () => renderHtml(TEMPLATE.replace('<head>', '').replace('</head>', ''), PAGE),
+    /^static\/index\.html has no <head> for the page's own Content-Security-Policy$/,
   );
 });
 

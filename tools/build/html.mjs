@@ -1,9 +1,17 @@
 // Each screen's HTML, filled in from the template static/index.html.
 import { BuildError } from '../build-error.mjs';
+import { CSP_META_ELEMENT } from '../headers.mjs';
 import { sri } from '../sri.mjs';
 
 /** Where the prerendered route goes: the template's empty root element. */
 const ROOT = '<div id="root"></div>';
+
+/**
+ * Where the page's own policy goes: right after `<head>` and its `<meta charset>` if that comes
+ * first (the charset must be in the first 1024 bytes, HTML "specifying the document's character
+ * encoding"), before any element that loads something (a meta policy governs only what comes after it).
+ */
+const HEAD_START = /<head\b[^>]*>(\s*<meta charset="[^"]*">)?/i;
 
 /** @param {string} s */
 const escapeHtml = (s) =>
@@ -11,7 +19,8 @@ const escapeHtml = (s) =>
 
 /**
  * Renders one route's HTML from the template: `%TITLE%` (the route's), `%APP_TITLE%` (the app's),
- * the `<!--assets-->` marker, and `body` (the prerendered route) inside the empty #root.
+ * the `<!--assets-->` marker, and `body` (the prerendered route) inside the empty #root; the
+ * page's own Content-Security-Policy goes first in `<head>` (CSP_META_ELEMENT).
  * Assets get `integrity` so a tampered CDN copy is refused (module scripts are CORS requests,
  * which same-origin satisfies without a crossorigin attribute); dev builds leave it out.
  * @param {string} template
@@ -21,6 +30,10 @@ export function renderHtml(template, { title, appTitle, base = '/', assets, body
   if (!template.includes('<!--assets-->')) throw new BuildError('static/index.html has no <!--assets--> marker');
   // The page hydrates #root (src/main.tsx), which the build fills with the prerendered route.
   if (!template.includes(ROOT)) throw new BuildError(`static/index.html has no element with id="root" (an empty ${ROOT})`);
+  if (!HEAD_START.test(template)) throw new BuildError("static/index.html has no <head> for the page's own Content-Security-Policy");
+  // One policy, from tools/headers.mjs: a second one in the template would be enforced as well.
+  if (/http-equiv\s*=\s*"?content-security-policy/i.test(template))
+    throw new BuildError('static/index.html has a Content-Security-Policy of its own; the build writes the one of tools/headers.mjs');
   /** @param {Buffer} contents */
   const integrityOf = (contents) => (integrity ? ` integrity="${sri(contents)}"` : '');
   const tags = assets
@@ -31,6 +44,7 @@ export function renderHtml(template, { title, appTitle, base = '/', assets, body
     )
     .join('\n');
   return template
+    .replace(HEAD_START, (head) => `${head}\n${CSP_META_ELEMENT}`)
     .replace(/%TITLE%/g, escapeHtml(title))
     .replace(/%APP_TITLE%/g, escapeHtml(appTitle))
     .replace(/%BASE%/g, base)
