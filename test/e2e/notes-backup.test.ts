@@ -5,30 +5,14 @@ import { readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { fillLocalStorage, firstNote, openInstalled, openNotes, savedNotes, watchConsole, shownText } from './lib/app';
+import { fillLocalStorage, firstNote, openInstalled, openNotes, savedNotes, watchConsole } from './lib/app';
 import { freshContext } from './lib/browser';
 import { startHost } from './lib/hosts';
 import { APP_NAME, BUILDS, site } from './lib/site';
 import { shareChromium, type Shared } from './lib/suite';
+import { backupStatus, restoreBackup as restore, shownNotes } from './lib/notes';
 import { until, WAIT } from './lib/wait';
 import { present } from '../present';
-
-/** The texts in the note editors, in order. */
-const shownNotes = (page: Page): Promise<string[]> =>
-  page.getByRole('textbox').evaluateAll((editors) => editors.map((editor) => (editor as HTMLTextAreaElement).value));
-
-/** The backup section's live region. */
-const backupStatus = (page: Page) => page.getByRole('region', { name: 'Backup' }).getByRole('status');
-
-/** Chooses a file for "Restore from a backup" and waits until the page says what it did. */
-async function restore(page: Page, file: { name: string; buffer: Buffer }): Promise<string> {
-  const before = await shownText(backupStatus(page));
-  await page.getByLabel('Restore from a backup').setInputFiles({ ...file, mimeType: 'application/json' });
-  return until('the outcome of the restore', async () => {
-    const now = await shownText(backupStatus(page));
-    return now !== before ? now : '';
-  });
-}
 
 /** Types two notes and waits until both are saved. */
 async function writeTwoNotes(page: Page): Promise<void> {
