@@ -183,7 +183,7 @@ function openTabs(next: () => number): {
   deliver(all: boolean): void;
   pending(): number;
 } {
-  const queue: { key: string; newValue: string | null }[] = [];
+  const queue: { key: string; newValue: string }[] = [];
   const storage = new Proxy(localStorage, {
     get(target, name) {
       if (name === 'setItem')

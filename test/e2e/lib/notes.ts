@@ -1,12 +1,14 @@
 // The Notes screen's storage and backup as the notes tests drive them: the notes' key, their
 // stored text, the texts on screen, and restoring a backup file through the page's own control.
 import type { Page } from 'playwright-core';
+import { storageKey } from '../../../src/app-name';
 import { shownText } from './app';
 import { APP_NAME } from './site';
 import { until } from './wait';
 
-/** localStorage key of the notes (src/notes/store.ts NOTES_KEY), and of the copy of unreadable notes beside it. */
-export const NOTES_KEY = `${APP_NAME}:notes`;
+/** localStorage key of the notes: src/notes/store.ts NOTES_KEY, from the same storageKey(). */
+export const NOTES_KEY = storageKey('notes');
+/** Where the device document copies unreadable notes (src/offline/device-document.ts backupKey). */
 export const NOTES_BACKUP_KEY = `${NOTES_KEY}:backup`;
 
 /** The text stored under `key` in the page's localStorage, or null. */
