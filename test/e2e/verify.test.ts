@@ -1,15 +1,18 @@
 // `npm run verify -- <URL>` (tools/verify.mjs) against real hosts, the preview server, nginx with
 // the shipped config and Cloudflare Pages' runtime with the build's `_headers`: a clean deploy
 // passes; an altered byte (in the file, or only in its .gz or .br copy, where the host sends that
-// copy), a missing file, a wrong header and a redirect elsewhere each give one clear line and exit
-// 1; an unreachable URL and a URL that is not http(s) give one line and exit 2, never a stack trace.
+// copy), a missing file, a wrong header, a file of the wrong type (a script or the worker a browser
+// would not run), a second or a different Content-Security-Policy, a page whose own <meta> policy
+// is not the header's, and a redirect elsewhere each give one clear line and exit 1; an
+// unreachable URL and a URL that is not http(s) give one line and exit 2, never a stack trace.
 import { spawn } from 'node:child_process';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { headersFor } from '../../tools/headers.mjs';
+import { CONTENT_TYPES, CSP_META_ELEMENT, HEADER_ONLY_DIRECTIVES, headersFor, META_CONTENT_SECURITY_POLICY } from '../../tools/headers.mjs';
+import { sri } from '../../tools/sri.mjs';
 import { beforeAllTests } from './lib/hooks';
 import { startHost, type Host, type HostKind } from './lib/hosts';
 import { freePort } from './lib/processes';
@@ -177,20 +180,47 @@ for (const kind of VERIFY_HOSTS) {
   test.run();
 }
 
-/** Verifies `host` against `dist`, expecting exactly the one HEADER problem `line` and exit 1; closes the host. */
-async function assertOneWrongHeader(host: Host, line: string): Promise<void> {
+/**
+ * Verifies `host` against `against` (dist by default), expecting exactly the one problem `line`
+ * (a HEADER line unless `kind` says otherwise) and exit 1; closes the host.
+ */
+async function assertOneProblem(host: Host, line: string, kind = 'wrong header', against = dist): Promise<void> {
   try {
-    const result = await verify(host.url, dist);
+    const result = await verify(host.url, against);
     assert.equal(result.stdout.slice(0, -1), [line]);
-    assert.match(present(result.stdout.at(-1), 'a last line of verify'), /^verify: FAILED, 1 problem \(1 wrong header\)/);
+    assert.match(present(result.stdout.at(-1), 'a last line of verify'), new RegExp(`^verify: FAILED, 1 problem \\(1 ${kind}\\)`));
     assert.is(result.code, 1);
   } finally {
     await host.close();
   }
 }
 
+/** Verifies `host` against `dist`, expecting exactly the one HEADER problem `line` and exit 1; closes the host. */
+const assertOneWrongHeader = (host: Host, line: string): Promise<void> => assertOneProblem(host, line);
+
+/**
+ * A preview server answering `urlPath` with the file `file` of dist/ and the promised headers,
+ * `change`d (a host with a wrong type or policy for that one file); every other path as usual.
+ */
+function previewAnswering(urlPath: string, file: string, change: (headers: Record<string, string | string[]>) => void): Promise<Host> {
+  return startHost('preview', dist, {
+    intercept: (req, res) => {
+      if (req.url !== urlPath) return false;
+      const headers: Record<string, string | string[]> = { 'Content-Type': CONTENT_TYPES[path.extname(file)], ...headersFor(urlPath) };
+      change(headers);
+      // An array value is sent as that many header fields (Node's http).
+      res.writeHead(200, headers).end(readFileSync(path.join(dist, file)));
+      return true;
+    },
+  });
+}
+
+/** The table's policy, as every response carries it. */
+const POLICY = headersFor('/')['Content-Security-Policy'];
+
 // A wrong header, as each host gets one: the preview server answering sw.js with a cache lifetime
-// (intercepted), nginx with a line dropped from its manifest location; and no host at all.
+// (intercepted), nginx with a line dropped from its manifest location; a wrong type or policy for
+// one file (the preview server intercepting it, nginx with an edited location); and no host at all.
 const wrong = suite('npm run verify: misconfigured and unreachable hosts');
 
 wrong('preview server: sw.js with max-age=600 gives one HEADER line, exit 1', async () => {
@@ -231,6 +261,99 @@ wrong('pages: a _headers rule that caches the manifest for 10 minutes gives one 
   );
   await assertOneWrongHeader(host, 'HEADER manifest.webmanifest: Cache-Control is "public, max-age=600", expected "no-cache"');
 });
+
+wrong(
+  'preview server: the app script as application/octet-stream, with nosniff, gives one TYPE line (no browser runs it), exit 1',
+  async () => {
+    const script = appScript(dist);
+    const host = await previewAnswering('/' + script, script, (headers) => {
+      headers['Content-Type'] = 'application/octet-stream';
+      assert.is(headers['X-Content-Type-Options'], 'nosniff');
+    });
+    await assertOneProblem(
+      host,
+      `TYPE ${script}: Content-Type is "application/octet-stream", expected text/javascript: browsers refuse to run a module script of any other type`,
+      'wrong type',
+    );
+  },
+);
+
+wrong('preview server: sw.js as application/octet-stream gives one TYPE line (the worker never registers or updates), exit 1', async () => {
+  const host = await previewAnswering('/sw.js', 'sw.js', (headers) => {
+    headers['Content-Type'] = 'application/octet-stream';
+  });
+  await assertOneProblem(
+    host,
+    'TYPE sw.js: Content-Type is "application/octet-stream", expected text/javascript: the service worker never registers or updates',
+    'wrong type',
+  );
+});
+
+wrong('preview server: a second, weaker policy header on the page gives one HEADER line (a browser enforces both), exit 1', async () => {
+  const host = await previewAnswering('/', 'index.html', (headers) => {
+    headers['Content-Security-Policy'] = [POLICY, 'default-src *'];
+  });
+  await assertOneWrongHeader(
+    host,
+    `HEADER index.html: Content-Security-Policy is 2 policies, ${JSON.stringify(POLICY)} and "default-src *", each enforced, expected one: ${JSON.stringify(POLICY)}`,
+  );
+});
+
+wrong('preview server: two policies in one header, joined with a comma, give the same HEADER line, exit 1', async () => {
+  const host = await previewAnswering('/status/', 'status/index.html', (headers) => {
+    headers['Content-Security-Policy'] = `${POLICY}, default-src *`;
+  });
+  await assertOneWrongHeader(
+    host,
+    `HEADER status/index.html: Content-Security-Policy is 2 policies, ${JSON.stringify(POLICY)} and "default-src *", each enforced, expected one: ${JSON.stringify(POLICY)}`,
+  );
+});
+
+wrong('nginx: a manifest location whose policy allows inline scripts gives one HEADER line naming both policies, exit 1', async () => {
+  const laxer = POLICY.replace("script-src 'self'", "script-src 'self' 'unsafe-inline'");
+  const host = await startHost('nginx', dist, {
+    editServerBlock: (block) => {
+      const manifest = block.indexOf('location ~ \\.webmanifest$');
+      const edited = block.slice(0, manifest) + block.slice(manifest).replace(POLICY, laxer);
+      assert.is.not(edited, block, 'the edit applies');
+      return edited;
+    },
+  });
+  await assertOneWrongHeader(
+    host,
+    `HEADER manifest.webmanifest: Content-Security-Policy is ${JSON.stringify(laxer)}, expected ${JSON.stringify(POLICY)}`,
+  );
+});
+
+wrong(
+  "preview server: a page whose own <meta> policy is not the header's (built from another table) gives one HEADER line, exit 1",
+  async () => {
+    // The deploy is a build of its own (its audit.json lists the page as served), so only the two
+    // policies disagree: the header is the table's, the page's meta allows form posts to itself.
+    const other = copySite(dist);
+    const page = path.join(other, 'index.html');
+    const otherMeta = META_CONTENT_SECURITY_POLICY.replace("form-action 'none'", "form-action 'self'");
+    const html = readFileSync(page, 'utf8');
+    const edited = Buffer.from(html.replace(CSP_META_ELEMENT, CSP_META_ELEMENT.replace(META_CONTENT_SECURITY_POLICY, otherMeta)));
+    assert.ok(html.includes(CSP_META_ELEMENT) && !edited.equals(Buffer.from(html)), 'the edit applies');
+    writeFileSync(page, edited);
+    const listed = audit(other);
+    const entry = present(
+      listed.files.find((file) => file.path === 'index.html'),
+      'index.html in audit.json',
+    );
+    Object.assign(entry, { bytes: edited.length, sha384: sri(edited) });
+    writeFileSync(path.join(other, 'audit.json'), JSON.stringify(listed, null, 2) + '\n');
+    // The precompressed copies of both are the first build's: a host would send them.
+    for (const copy of ['index.html.gz', 'index.html.br', 'audit.json.gz', 'audit.json.br']) rmSync(path.join(other, copy));
+    await assertOneProblem(
+      await startHost('preview', other),
+      `HEADER index.html: the page's own <meta> Content-Security-Policy is ${JSON.stringify(otherMeta)}, expected the header's without ${HEADER_ONLY_DIRECTIVES.join(', ')}: ${JSON.stringify(META_CONTENT_SECURITY_POLICY)}`,
+      'wrong header',
+      other,
+    );
+  },
+);
 
 wrong('a redirect to another origin is not followed: one MISSING line naming where it leads, exit 1', async () => {
   const elsewhere = 'http://example.invalid/licenses.txt';
