@@ -1,13 +1,17 @@
 // The headers the README promises, on real responses of the preview server, of Debian's nginx
 // running the shipped deploy/nginx.conf and of Cloudflare Pages' runtime reading `_headers`: all
 // three come from one table (tools/headers.mjs), and these tests read what each host actually
-// sends. No browser: plain HTTP requests, with no decoding, so the bytes are the wire's.
+// sends. No browser: plain HTTP requests, with no decoding, so the bytes are the wire's. Every
+// page also carries its own policy in a <meta> (for hosts that send no headers): the build writes
+// it into each HTML file, and each host's page answers carry it beside the header, the same policy
+// without the directives a meta element cannot carry.
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { HEADER_ONLY_DIRECTIVES, META_CONTENT_SECURITY_POLICY } from '../../tools/headers.mjs';
 import { beforeAllTests } from './lib/hooks';
 import { startHost, type Host, type HostKind } from './lib/hosts';
 import { audit, BUILDS, site } from './lib/site';
@@ -105,6 +109,55 @@ const CSP =
   "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; manifest-src 'self'; worker-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 const HEADER_HOSTS: HostKind[] = ['preview', 'nginx', 'pages'];
 
+/** The policies of a page's `<meta http-equiv="Content-Security-Policy">` elements, in document order. */
+const metaPoliciesOf = (html: string): string[] =>
+  [...html.matchAll(/<meta\s+http-equiv="?Content-Security-Policy"?\s+content="([^"]*)"/gi)].map((match) =>
+    match[1].replaceAll('&quot;', '"').replaceAll('&amp;', '&'),
+  );
+
+/** A policy without the directives CSP drops from a meta element (frame-ancestors, report-uri, sandbox). */
+const withoutHeaderOnly = (policy: string): string =>
+  policy
+    .split(';')
+    .map((directive) => directive.trim())
+    .filter((directive) => directive && !HEADER_ONLY_DIRECTIVES.includes(directive.split(/\s+/)[0]))
+    .join('; ');
+
+const pages = suite("the page's own policy, in every HTML file the build writes");
+
+for (const build of BUILDS) {
+  for (const variant of ['v1', 'base'] as const) {
+    pages(
+      `${build.name}, ${variant}: each page has one <meta> policy, the header's without frame-ancestors, first in <head> after <meta charset>; nothing inline`,
+      () => {
+        const dir = site(build.name, variant);
+        const files = audit(dir)
+          .files.map((file) => file.path)
+          .filter((file) => file.endsWith('.html'));
+        assert.ok(files.includes('index.html') && files.includes('404.html') && files.length >= 4, files.join(', '));
+        assert.is(META_CONTENT_SECURITY_POLICY, withoutHeaderOnly(CSP));
+        for (const file of files) {
+          const html = readFileSync(path.join(dir, file), 'utf8');
+          assert.equal(metaPoliciesOf(html), [META_CONTENT_SECURITY_POLICY], file);
+          // A meta policy governs only what the parser meets after it: nothing comes before it but the charset.
+          assert.is(
+            html.slice(0, html.indexOf('<meta http-equiv')),
+            '<!doctype html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n',
+            file,
+          );
+          // `script-src 'self'` and `style-src 'self'` hold only while nothing is inline.
+          for (const [tag] of html.matchAll(/<[a-z][^>]*>/gi)) {
+            assert.not.match(tag, /\s(on[a-z]+|style)\s*=/i, `${file}: ${tag}`);
+            if (/^<script\b/i.test(tag)) assert.match(tag, /\ssrc="/, `${file}: ${tag}`);
+          }
+          assert.not.match(html, /<style\b|javascript:/i, file);
+        }
+      },
+    );
+  }
+}
+pages.run();
+
 /**
  * What a page's URL answers: on Cloudflare Pages `/x.html` and `/dir/index.html` answer 308 to
  * their pretty URL (`/x`, `/dir/`), and a visitor gets what that answers; other hosts answer at once.
@@ -167,6 +220,18 @@ for (const build of BUILDS) {
         assert.match(String(answer.headers['permissions-policy']), /(^|, )camera=\(\)(,|$)/, urlPath);
       }
       assert.match(String((await get(host, '/manifest.webmanifest')).headers['content-type']), /^application\/manifest\+json(;|$)/);
+    });
+
+    test("every page answer has one policy header and the page's own <meta> policy, the header's without frame-ancestors (the 404 page too)", async ({
+      host,
+    }) => {
+      for (const urlPath of ['/', '/status/', '/about/', '/no-such-page']) {
+        const answer = await get(host, urlPath);
+        assert.is(answer.status, urlPath === '/no-such-page' ? 404 : 200, urlPath);
+        const header = String(answer.headers['content-security-policy']);
+        assert.is(header, CSP, `${urlPath}: one policy, the table's`);
+        assert.equal(metaPoliciesOf(answer.body.toString('utf8')), [withoutHeaderOnly(header)], urlPath);
+      }
     });
 
     // Pages sends its own `no-store` with a 404 (no _headers rule can name "any unknown path"
