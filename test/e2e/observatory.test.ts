@@ -3,7 +3,8 @@
 // Pages' runtime with `_headers` (which adds `Access-Control-Allow-Origin: *` to every file) over
 // plain HTTP, where only the two tests that need TLS may fail (redirection to HTTPS, HSTS), and nginx
 // with deploy/nginx-https.conf and a self-signed certificate made here by openssl, where every
-// test passes and the score is the scanner's maximum without HSTS preload. The scores are printed.
+// test passes and the score is the scanner's maximum without HSTS preload; and python, which sends
+// no headers, where the scanner still finds the page's own policy in its <meta>. The scores are printed.
 import { execFileSync, spawn } from 'node:child_process';
 import path from 'node:path';
 import { suite } from 'uvu';
@@ -75,6 +76,22 @@ for (const kind of ['preview', 'nginx', 'pages'] as HostKind[]) {
     }
   });
 }
+
+test("python (no headers at all): the scanner finds the page's own policy in its <meta>, default-src 'none', and nothing else", async () => {
+  const host = await startHost('python', dist);
+  try {
+    const result = await scan(Number(new URL(host.url).port), await freePort());
+    printed('python (http)', result);
+    // The same bonus as from the header (a page without the <meta> scored csp-not-implemented, -25: 10, F).
+    assert.is(resultsOf(result)['content-security-policy'], BONUSES['content-security-policy']);
+    // What only headers can say stays missing: framing (frame-ancestors is dropped from a meta
+    // policy, and X-Frame-Options is a header) and nosniff.
+    assert.is(resultsOf(result)['x-frame-options'], 'x-frame-options-not-implemented');
+    assert.is(resultsOf(result)['x-content-type-options'], 'x-content-type-options-not-implemented');
+  } finally {
+    await host.close();
+  }
+});
 
 test('nginx with deploy/nginx-https.conf and a self-signed certificate: every test passes, 135 (A+)', async () => {
   const folder = temp();
