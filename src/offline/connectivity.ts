@@ -17,7 +17,16 @@ export interface Connectivity {
 /** One transition, for the status page's log. */
 export interface LogEntry {
   at: number;
-  kind: 'offline' | 'online' | 'probe-ok' | 'probe-failed' | 'reload-waits' | 'reload';
+  kind:
+    | 'offline'
+    | 'online'
+    | 'probe-ok'
+    | 'probe-failed'
+    | 'reload-waits'
+    | 'reload'
+    | 'install-failed'
+    | 'storage-failing'
+    | 'copy-damaged';
   detail?: string;
 }
 

@@ -2,6 +2,7 @@
 import { CACHE_PREFIX } from '../app-name';
 import { withBase } from '../base';
 import type { Audit } from '../audit';
+import { sri } from '../sri';
 
 /** Result of a precache check: files verified of total, their bytes, and what failed. */
 export interface PrecacheVerdict {
@@ -17,12 +18,6 @@ export interface PrecacheVerdict {
  * them together).
  */
 export const urlOf = (path: string): string => withBase('/' + path.replace(/(^|\/)index\.html$/, '$1'));
-
-/** SRI form of the SHA-384 of some bytes, computed in the page (`crypto.subtle`). */
-export async function sri(bytes: ArrayBuffer): Promise<string> {
-  const digest = new Uint8Array(await crypto.subtle.digest('SHA-384', bytes));
-  return 'sha384-' + btoa(String.fromCharCode(...digest));
-}
 
 /**
  * Files of the audit the worker does not keep with a hash: sw.js (the browser keeps the worker

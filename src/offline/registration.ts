@@ -6,6 +6,7 @@ import type { RepairReport } from '../repair-report';
 import { createStore, type Store } from '../store';
 import { logTransition } from './connectivity';
 import { reloadAfterFlush } from './flush';
+import { scheduleInstallRetry } from './install-retry';
 import { whenQuiet } from './quiet-moment';
 import { claimReload } from './reload-guard';
 import { saveResumePoint } from './resume-point';
@@ -26,6 +27,8 @@ export interface RegistrationSnapshot {
   /** When the page last asked the server for a new sw.js (ms since epoch). */
   lastCheck: number | null;
   error: string | null;
+  /** When the page tries a failed first install again (ms since epoch), while one is due. */
+  retryAt: number | null;
   /** The worker's last check of its cache (missing files, repairs), once it reported one. */
   repair: RepairReport | null;
 }
@@ -42,6 +45,7 @@ const state = createStore<RegistrationSnapshot>({
   scope: null,
   lastCheck: null,
   error: null,
+  retryAt: null,
   repair: null,
 });
 
@@ -57,6 +61,10 @@ const UPDATE_RELOAD_GUARD_MS = 10_000;
 const UPDATE_RELOAD_KEY = storageKey('update-reload');
 
 let workerRegistration: ServiceWorkerRegistration | undefined;
+/** Registrations and workers already followed: a retry may be handed the same objects again. */
+const followed = new WeakSet<ServiceWorkerRegistration | ServiceWorker>();
+/** First installs (or registrations) that failed in this page: each retry waits longer. */
+let installFailures = 0;
 /** The active worker whose version the store holds: asked once per worker. */
 let versionAskedOf: ServiceWorker | undefined;
 
@@ -91,7 +99,8 @@ function askVersion(active: ServiceWorker): void {
 
 /** Follows one worker's state changes; an install that fails (installing -> redundant) is reported. */
 function follow(registered: ServiceWorkerRegistration, worker: ServiceWorker | null): void {
-  if (!worker) return;
+  if (!worker || followed.has(worker)) return;
+  followed.add(worker);
   let previous = worker.state;
   worker.addEventListener('statechange', () => {
     if (worker.state === 'redundant' && previous === 'installing') reportFailedInstall(registered);
@@ -100,10 +109,29 @@ function follow(registered: ServiceWorkerRegistration, worker: ServiceWorker | n
   });
 }
 
-/** The first install failing leaves no offline copy; a failed update leaves the old one serving. */
+/** A failed update leaves the old version serving; a failed first install leaves no offline copy, and is tried again. */
 function reportFailedInstall(registered: ServiceWorkerRegistration): void {
-  if (registered.active) state.update({ error: 'An update failed to install; this version keeps working.' });
-  else state.update({ state: 'error', error: 'Could not save the app for offline use.' });
+  if (registered.active) {
+    state.update({ error: 'An update failed to install; this version keeps working.' });
+    return;
+  }
+  retryLater('Could not save the app for offline use.');
+}
+
+/**
+ * Says that offline use is not ready yet and when the page tries again, and tries then: a first
+ * install that failed removed its registration (Service Workers spec, Install step "installFailed"),
+ * so the retry registers anew. No reload: the page in use stays as it is.
+ */
+function retryLater(error: string): void {
+  installFailures++;
+  const retryAt = scheduleInstallRetry(installFailures, () => {
+    state.update({ state: 'registering', error: null, retryAt: null });
+    const serviceWorker = navigator.serviceWorker;
+    if (serviceWorker) registerScript(serviceWorker);
+  });
+  state.update({ state: 'error', error, retryAt });
+  logTransition('install-failed', `${error} Trying again in ${Math.round((retryAt - Date.now()) / 1000)} s.`);
 }
 
 /**
@@ -175,22 +203,44 @@ function listenForProgress(): void {
 
 /** Follows the worker's reports on its cache: files missing, being repaired, repaired. */
 function listenForRepairs(): void {
-  listenWhileShown<RepairReport>(REPAIR_CHANNEL, (repair) => state.update({ repair }));
+  listenWhileShown<RepairReport>(REPAIR_CHANNEL, (repair) => {
+    logCacheFaults(state.getSnapshot().repair, repair);
+    state.update({ repair });
+  });
+}
+
+/** Logs the moment the worker finds its storage failing, or damaged entries in its cache. */
+function logCacheFaults(before: RepairReport | null, now: RepairReport): void {
+  if (now.storageFailing && !before?.storageFailing) logTransition('storage-failing', 'working online only');
+  if (now.damaged.length && !before?.damaged.length) logTransition('copy-damaged', `${now.damaged.join(', ')}: repairing`);
 }
 
 /** Registers /sw.js, then follows its workers and checks for updates hourly and when back online. */
 async function register(serviceWorker: ServiceWorkerContainer): Promise<void> {
-  let registered: ServiceWorkerRegistration | undefined;
   // On a first visit, the worker's first download after its own script is the precache manifest:
   // ask for it now, beside sw.js, so the install finds it in the HTTP cache (it is checked by its
   // hash there). A controlled page has it in the worker's cache already. A failure costs nothing:
   // the install fetches it itself.
   if (!serviceWorker.controller) fetch(withBase('/precache.json')).catch(() => {});
+  await registerScript(serviceWorker);
+  setInterval(checkForUpdate, HOUR_MS);
+  addEventListener('online', checkForUpdate);
+  // A tab left in the background, or an installed app resumed on a phone, gets no navigation and
+  // so no update check from the browser: it asks when the person comes back to it.
+  document.addEventListener('visibilitychange', checkIfStale);
+  addEventListener('pageshow', (event) => {
+    if (event.persisted) checkIfStale();
+  });
+}
+
+/** Registers /sw.js and follows the registration's workers; a registration that fails is tried again later. */
+async function registerScript(serviceWorker: ServiceWorkerContainer): Promise<void> {
+  let registered: ServiceWorkerRegistration | undefined;
   try {
     // updateViaCache 'none': the browser's update check always reaches the server for sw.js.
     registered = await serviceWorker.register(withBase('/sw.js'), { scope: BASE, updateViaCache: 'none' });
   } catch (error) {
-    state.update({ state: 'error', error: `Offline use is unavailable: ${(error as Error).message}` });
+    retryLater(`Offline use is unavailable: ${(error as Error).message}`);
     return;
   }
   // Chromium with workers blocked resolves to undefined instead of rejecting.
@@ -200,20 +250,15 @@ async function register(serviceWorker: ServiceWorkerContainer): Promise<void> {
   }
   workerRegistration = registered;
   state.update({ scope: registered.scope, lastCheck: Date.now() });
-  registered.addEventListener('updatefound', () => {
-    follow(registered, registered.installing);
-    syncState(registered);
-  });
+  if (!followed.has(registered)) {
+    followed.add(registered);
+    registered.addEventListener('updatefound', () => {
+      follow(registered, registered.installing);
+      syncState(registered);
+    });
+  }
   for (const worker of [registered.installing, registered.waiting, registered.active]) follow(registered, worker);
   syncState(registered);
-  setInterval(checkForUpdate, HOUR_MS);
-  addEventListener('online', checkForUpdate);
-  // A tab left in the background, or an installed app resumed on a phone, gets no navigation and
-  // so no update check from the browser: it asks when the person comes back to it.
-  document.addEventListener('visibilitychange', checkIfStale);
-  addEventListener('pageshow', (event) => {
-    if (event.persisted) checkIfStale();
-  });
 }
 
 /** Checks for an update when the page is visible, online, and its last check is over a minute old. */

@@ -1,53 +1,17 @@
 // The install: every file of this version, each verified by its SHA-384, stored all or nothing.
 import { PROGRESS_CHANNEL } from '../app-name';
 import { CACHE_NAME, MANIFEST_INTEGRITY, MANIFEST_URL } from './config';
+import { fetchVerified } from './download';
 import { throttledProgress } from './install-progress';
 
 /** The manifest's shape: URL path -> SRI hash ('' for a file that cannot be hash-checked). */
 export type Manifest = Record<string, string>;
 
 /**
- * How a fetch goes out. `keepalive` is for the install only: Chromium 156 lets an installing
- * worker's ordinary fetches out a few at a time (measured: three in flight on the bench's slow
- * link; on loopback each file, even one from the HTTP cache, waiting for the one before), while
- * keepalive fetches start at once. A keepalive GET is otherwise the same fetch (its limits are on
- * request bodies, and a worker stopped mid-install fails the install anyway), but Chromium allows
- * 256 of them in flight per renderer (measured: the 257th fails), so the install keeps
- * INSTALL_FETCHES_AT_ONCE in flight. A worker that is installed is not held back: repairs fetch plainly.
+ * At most this many install downloads at once: well under Chromium's 256 keepalive fetches
+ * (src/sw/download.ts says why the install uses them), and more than HTTP/1.1's six connections.
  */
-export type FetchMode = { keepalive: boolean };
-
-/** At most this many install downloads at once: well under Chromium's 256 keepalive fetches, and more than HTTP/1.1's six connections. */
 const INSTALL_FETCHES_AT_ONCE = 16;
-
-/**
- * Fetches a file of this version, verified by its SHA-384 (`integrity`: the promise settles only
- * after the whole body is checked). The first try may be answered by the HTTP cache, without
- * revalidation: the page has just loaded most of these files, and the hash makes any copy safe,
- * so on a first visit each file crosses the network once. A copy that fails the check (a stale
- * HTTP cache, an old CDN edge) is fetched again past the cache; only if that fails too does the
- * install fail. A file with no hash to check (audit.json) always comes from the server.
- */
-export async function fetchVerified(url: string, integrity: string, mode: FetchMode = { keepalive: false }): Promise<Response> {
-  if (integrity) {
-    try {
-      return await fetchChecked(url, integrity, 'force-cache', mode);
-    } catch {
-      // Altered or stale bytes, or an error answer: ask the server itself.
-    }
-  }
-  return fetchChecked(url, integrity, 'reload', mode);
-}
-
-/**
- * One fetch that refuses errors (and a 206: nothing asked for a range) and responses from another
- * origin ('basic' means same origin even after redirects, never opaque).
- */
-async function fetchChecked(url: string, integrity: string, cache: RequestCache, { keepalive }: FetchMode): Promise<Response> {
-  const response = await fetch(url, { cache, integrity, keepalive });
-  if (!response.ok || response.type !== 'basic') throw new Error(`${url}: ${response.status}`);
-  return response;
-}
 
 /**
  * Fetches the manifest and every file it lists, verified, and stores each one in this version's
@@ -77,7 +41,8 @@ export async function precacheVerified(): Promise<void> {
     // CACHE_NAME never names the active version's cache: the version id hashes sw.js too, and an
     // identical sw.js is not reinstalled.
     await Promise.allSettled(writes);
-    await caches.delete(CACHE_NAME);
+    // A failing Cache API may refuse the delete too: the install's own failure is what to report.
+    await caches.delete(CACHE_NAME).catch(() => {});
     throw error;
   }
 }

@@ -1,66 +1,141 @@
-// Self-repair. Browsers evict: under storage pressure an entry of CacheStorage can disappear
-// behind the worker's back. A missing precached file is fetched again with the manifest's SHA-384
-// and put back, when a request needs it and in a check of every entry after each navigation and
-// each update check of the page (hourly, on reconnect, at start). Nothing unverified is ever put.
+// Self-repair. Browsers evict, disks fail: an entry of CacheStorage can disappear behind the
+// worker's back, come back unreadable or with other bytes, and the Cache API itself can reject
+// (Chromium's "UnknownError: Unexpected internal error" on a damaged profile, quota errors). Every
+// read of a precached entry is checked against the manifest's SHA-384; a missing or damaged entry
+// is fetched again verified and put back, when a request needs it and in a check of every entry
+// after each navigation and each update check of the page (hourly, on reconnect, at start).
+// Nothing unverified is ever put or served for a precached URL; when the cache cannot be used,
+// the verified download answers the request anyway: an online person is never locked out.
 import { REPAIR_CHANNEL } from '../app-name';
 import type { RepairReport } from '../repair-report';
+import { sri } from '../sri';
 import { CACHE_NAME, MANIFEST_INTEGRITY, MANIFEST_URL } from './config';
-import { fetchVerified, type Manifest } from './precache';
+import { fetchVerified } from './download';
+import type { Manifest } from './precache';
 
-const report: RepairReport = { missing: [], repaired: 0, repairing: false, offline: false };
-/** Repairs under way by URL: a request and the check asking for the same file share one fetch. */
-const repairs = new Map<string, Promise<boolean>>();
+/** Where the cache stands, as the pages are told (src/repair-report.ts). */
+const report: RepairReport = { missing: [], damaged: [], repaired: 0, repairing: false, offline: false, storageFailing: false };
+/** Damaged entries (deleted, not yet put back verified), by URL. */
+const damaged = new Set<string>();
+/** Repairs under way by URL: a request and the check asking for the same file share one download. */
+const repairs = new Map<string, Promise<Response | undefined>>();
+/** Cache API calls that rejected since this worker started: a check compares it before and after. */
+let storageFailures = 0;
 let manifest: Manifest | undefined;
 let checking: Promise<void> | undefined;
 /** Reaches every page of the app, controlled or not (Safari before 15.4 has no BroadcastChannel: no reports there). */
 const channel = globalThis.BroadcastChannel ? new BroadcastChannel(REPAIR_CHANNEL) : undefined;
 
 /** Tells every page of the app where the cache stands. */
-const broadcast = (): void => channel?.postMessage(report);
+function broadcast(): void {
+  report.damaged = [...damaged];
+  channel?.postMessage(report);
+}
 
-/** This version's cached copy of `url`, or undefined. `match` with cacheName does not create an evicted cache, as open() would. */
-export const cached = (url: string): Promise<Response | undefined> => caches.match(url, { cacheName: CACHE_NAME });
+/** A Cache API call rejected: requests go to the network, and the pages hear it once. */
+function storageFailed(): void {
+  storageFailures++;
+  if (report.storageFailing) return;
+  report.storageFailing = true;
+  broadcast();
+}
 
 /**
- * Fetches `url` verified by `integrity` and puts it in this version's cache; resolves to whether
- * it did. Altered bytes, an error status or no network resolve to false, and nothing is put.
+ * This version's cached copy of `url` as stored, or undefined when it is not there or the Cache
+ * API failed. `match` with cacheName does not create an evicted cache, as open() would.
  */
-export function repair(url: string, integrity: string): Promise<boolean> {
+export async function cached(url: string): Promise<Response | undefined> {
+  try {
+    return await caches.match(url, { cacheName: CACHE_NAME });
+  } catch {
+    storageFailed();
+    return undefined;
+  }
+}
+
+/**
+ * This version's copy of `url` when it is there and its bytes match `integrity` (any readable
+ * bytes when `integrity` is ''); undefined otherwise. A copy that cannot be read or fails its
+ * hash is damaged: it is deleted, so the repair that follows puts a verified one in its place.
+ */
+export async function cachedVerified(url: string, integrity: string): Promise<Response | undefined> {
+  const copy = await cached(url);
+  if (!copy) return undefined;
+  let bytes: ArrayBuffer;
+  try {
+    // A clone is read and the stored response itself answers: Chromium keeps the V8 code cache
+    // of a script beside its CacheStorage entry and finds it only through that response. The
+    // read fails when the entry's body is gone from a damaged profile.
+    bytes = await copy.clone().arrayBuffer();
+  } catch {
+    await forgetDamaged(url);
+    return undefined;
+  }
+  if (integrity && (await sri(bytes)) !== integrity) {
+    await forgetDamaged(url);
+    return undefined;
+  }
+  return copy;
+}
+
+/** Deletes a damaged entry and tells the pages; the Cache API failing here is a storage failure. */
+async function forgetDamaged(url: string): Promise<void> {
+  damaged.add(url);
+  broadcast();
+  try {
+    await (await caches.open(CACHE_NAME)).delete(url);
+  } catch {
+    storageFailed();
+  }
+}
+
+/**
+ * Fetches `url` verified by `integrity`, puts it in this version's cache and resolves to the
+ * verified response; undefined when it cannot be had intact (altered bytes, an error status, a
+ * download that keeps stalling, no network). When the cache refuses the put, the verified
+ * response still answers: the person gets the file, the cache stays as it is.
+ */
+export function repair(url: string, integrity: string): Promise<Response | undefined> {
   let repaired = repairs.get(url);
   if (!repaired) {
     repaired = fetchAndPut(url, integrity).finally(() => repairs.delete(url));
     repairs.set(url, repaired);
   }
-  return repaired;
+  // Each caller reads its own copy of the body.
+  return repaired.then((response) => response?.clone());
 }
 
-/** One verified fetch and its put, counted in the report. */
-async function fetchAndPut(url: string, integrity: string): Promise<boolean> {
-  // A sweep may have seen the entry missing just before a request's repair put it back (the
-  // shared promise is gone once that repair settles): no second fetch, and no second count.
-  if (await cached(url)) return true;
+/** One verified download and its put, counted in the report. */
+async function fetchAndPut(url: string, integrity: string): Promise<Response | undefined> {
+  // A check may have seen the entry missing just before a request's repair put it back (the
+  // shared promise is gone once that repair settles): no second download, and no second count.
+  const alreadyBack = await cachedVerified(url, integrity);
+  if (alreadyBack) return alreadyBack;
+  let response: Response;
   try {
-    const response = await fetchVerified(url, integrity);
-    await (await caches.open(CACHE_NAME)).put(url, response);
-    report.repaired++;
-    return true;
+    response = await fetchVerified(url, integrity);
   } catch {
-    return false;
+    return undefined;
   }
+  try {
+    await (await caches.open(CACHE_NAME)).put(url, response.clone());
+    report.repaired++;
+    damaged.delete(url);
+  } catch {
+    storageFailed();
+  }
+  return response;
 }
 
-/** This version's copy of `url`: the cached one, or, missing, the one `repair` put back; undefined when neither. */
+/** This version's verified copy of `url`: the cached one, or else the one `repair` fetched; undefined when neither. */
 export async function cachedOrRepaired(url: string, integrity: string): Promise<Response | undefined> {
-  const copy = await cached(url);
-  if (copy) return copy;
-  if (!(await repair(url, integrity))) return undefined;
-  return cached(url);
+  return (await cachedVerified(url, integrity)) ?? repair(url, integrity);
 }
 
 /**
  * The precache manifest of this version: held once read (it never changes within a version),
- * read from the cache, or, evicted, refetched by the SHA-384 that sw.js pins and put back.
- * Undefined when it cannot be had (evicted, and offline).
+ * read from the cache and checked by the SHA-384 that sw.js pins, or, missing or damaged,
+ * fetched again by that hash and put back. Undefined when it cannot be had (lost, and offline).
  */
 export async function precacheManifest(): Promise<Manifest | undefined> {
   if (manifest) return manifest;
@@ -70,10 +145,11 @@ export async function precacheManifest(): Promise<Manifest | undefined> {
 }
 
 /**
- * Checks that every file of the manifest (and the manifest) is in the cache and refetches the
- * missing ones, verified; one check at a time (a second caller shares the one under way, and
- * hears where it stands). Reports to the pages before and after. Never fetches while offline:
- * the page's check when the network returns runs it again.
+ * Checks every file of the manifest (and the manifest) in the cache against its hash and
+ * refetches the missing and damaged ones, verified; one check at a time (a second caller shares
+ * the one under way, and hears where it stands). Reports to the pages before and after. Never
+ * fetches while offline (the page's check when the network returns runs it again), nor while the
+ * Cache API is failing (every put would fail too: the requests are answered from the network).
  */
 export function checkAndRepair(): Promise<void> {
   if (checking) {
@@ -86,18 +162,24 @@ export function checkAndRepair(): Promise<void> {
   return checking;
 }
 
-/** One check: which entries are missing, then (online) their repair, reported before and after. */
+/** One check: which entries are missing or damaged, then (online, storage working) their repair, reported before and after. */
 async function checkEveryEntry(): Promise<void> {
+  const failuresBefore = storageFailures;
   const entries = await manifestEntries();
   const missing: [string, string][] = [];
-  for (const entry of entries) if (!(await cached(entry[0]))) missing.push(entry);
+  for (const [url, integrity] of entries) if (!(await cachedVerified(url, integrity))) missing.push([url, integrity]);
+  report.storageFailing = storageFailures > failuresBefore;
   report.missing = missing.map(([url]) => url);
   report.offline = !navigator.onLine;
-  report.repairing = missing.length > 0 && !report.offline;
+  report.repairing = missing.length > 0 && !report.offline && !report.storageFailing;
   broadcast();
   if (!report.repairing) return;
-  const results = await Promise.all(missing.map(([url, integrity]) => repair(url, integrity)));
-  report.missing = report.missing.filter((_, index) => !results[index]);
+  await Promise.all(missing.map(([url, integrity]) => repair(url, integrity)));
+  // What is in the cache now: a download that failed, or a put the cache refused, left it out.
+  const stillMissing: string[] = [];
+  for (const [url] of missing) if (!(await cached(url))) stillMissing.push(url);
+  report.storageFailing = storageFailures > failuresBefore;
+  report.missing = stillMissing;
   report.repairing = false;
   broadcast();
 }

@@ -1,6 +1,7 @@
-// The status banners: offline, installing, ready, update waiting.
+// The status banners: offline, installing, ready, a failed install tried again, update waiting.
 import { connectivity } from '../offline/connectivity';
 import { applyUpdate, registration } from '../offline/registration';
+import { formatTime } from './format';
 import { useStore } from './useStore';
 
 /**
@@ -23,9 +24,12 @@ function OfflineBanner() {
   return <p className="offline">You are offline; everything here still works.</p>;
 }
 
-/** The worker's news: precache progress and "Ready to work offline" on first install, and a waiting new version. */
+/**
+ * The worker's news: precache progress and "Ready to work offline" on first install, a failed
+ * first install and when it is tried again, and a waiting new version.
+ */
 function WorkerBanner() {
-  const { state, progress } = useStore(registration);
+  const { state, progress, retryAt } = useStore(registration);
   if (state === 'update-waiting') {
     return (
       <p>
@@ -40,6 +44,8 @@ function WorkerBanner() {
     const counted = progress?.total ? `: ${progress.done} of ${progress.total} files` : '…';
     return <p>Saving the app for offline use{counted}</p>;
   }
+  if (state === 'error' && retryAt)
+    return <p>Offline use is not ready yet: saving the app failed. Trying again at {formatTime(retryAt)}.</p>;
   // progress is set only in the page that saw the first install, so ordinary visits stay quiet.
   if (state === 'ready' && progress) return <p>Ready to work offline.</p>;
   return null;

@@ -2,7 +2,8 @@ import * as assert from 'uvu/assert';
 import { APP_NAME, CACHE_PREFIX } from '../../src/app-name';
 import type { Audit } from '../../src/audit';
 import { logTransition } from '../../src/offline/connectivity';
-import { sri, urlOf, verifyPrecache } from '../../src/offline/precache-check';
+import { urlOf, verifyPrecache } from '../../src/offline/precache-check';
+import { sri } from '../../src/sri';
 import { Status } from '../../src/ui/status/Status';
 import { mount, waitFor } from './mount';
 

@@ -1,8 +1,9 @@
-// The page bundle and V8's code cache in Chromium. Chromium compiles each JavaScript file a worker
-// stores while installing as a classic script, for a code cache beside it; the bundle is a module
-// whose first statement (`export {};`) ends that compile at once, so the install does not spend
-// 35-47 ms on a compile. Repeat visits still compile the bundle from a code cache: the module
-// cache Chromium keeps beside the cached file once a controlled page has run it.
+// The page bundle and V8's code cache in Chromium. Chromium compiles a JavaScript response a
+// worker stores from the network as a classic script, for a code cache beside it (35-47 ms for
+// this bundle); the worker stores a new response of the verified bytes, which it does not compile,
+// and the bundle's first statement (`export {};`) would end such a compile at once anyway. Repeat
+// visits still compile the bundle from a code cache: the module cache Chromium keeps beside the
+// cached file once a controlled page has run it.
 import type { Browser, Page } from 'playwright-core';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -44,12 +45,13 @@ for (const build of BUILDS) {
       await page.goto(host.url);
       await waitReady(page);
     });
-    // Chromium tried: it read the stored bundle to compile it (Blink's cache.cc).
+    // The trace holds the bundle's compiles: the page's own, as a module.
+    const pageCompiles = events.filter((event) => event.name === 'v8.compileModule' && event.args?.data?.url === bundle);
+    assert.ok(pageCompiles.length > 0, 'the trace shows the page compiling the bundle');
     const tries = events.filter(
       (event) => event.name === 'Cache::CodeCacheHandleCallbackForPut::GenerateFullCodeCache' && event.args?.url?.string === bundle,
     );
-    assert.is(tries.length, 1, 'one code cache attempt for the bundle, as it was stored');
-    // ...and produced nothing: the compile ended at the bundle's first statement.
+    assert.ok(tries.length <= 1, 'at most one code cache attempt for the stored bundle');
     const produced = events.filter((event) => event.name === 'v8.produceCache' && event.args?.data?.url === bundle);
     assert.equal(produced, [], 'no classic-script code cache for the bundle');
     await context.close();

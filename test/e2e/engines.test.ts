@@ -18,6 +18,7 @@ import { APP_NAME, audit, copySite, site } from './lib/site';
 import { sleep, until } from './lib/wait';
 import { missingEngine } from '../../tools/engines.mjs';
 import { listScreens } from '../../tools/screens.mjs';
+import { CACHE_PREFIX, storageKey } from '../../src/app-name';
 
 type Build = 'react' | 'preact';
 
@@ -34,9 +35,9 @@ if (missing) {
 }
 
 /** sessionStorage key of the connectivity log's tail (src/offline/connectivity.ts): it survives reloads. */
-const LOG_KEY = `${APP_NAME}:log`;
+const LOG_KEY = storageKey('log');
 /** localStorage key of the notes (src/notes/store.ts). */
-const NOTES_KEY = `${APP_NAME}:notes`;
+const NOTES_KEY = storageKey('notes');
 /** Limit for the first install: every file of the version is fetched and hashed. */
 const INSTALL_MS = 20_000;
 
@@ -63,7 +64,7 @@ const logKinds = (tab: Tab) =>
 
 /** Names of our caches (other apps on the origin would have other prefixes). */
 const ourCaches = (tab: Tab) =>
-  tab.evaluate(async (prefix) => (await caches.keys()).filter((k) => k.startsWith(prefix)).sort(), `${APP_NAME}-`);
+  tab.evaluate(async (prefix) => (await caches.keys()).filter((k) => k.startsWith(prefix)).sort(), CACHE_PREFIX);
 
 /** The origin's service worker registration, as plain data (null when there is none). */
 const registrationOf = (tab: Tab) =>
@@ -520,7 +521,7 @@ for (const [index, build] of BUILDS.entries()) {
       assert.ok(settled);
       assert.is(documents.reloads, 1, 'exactly one reload');
       // Old versions' caches go in `activate`, which may finish after the page reloaded.
-      await until('only the new version cache', async () => (await ourCaches(tab)).join() === `${APP_NAME}-${audit(v2).version}`);
+      await until('only the new version cache', async () => (await ourCaches(tab)).join() === CACHE_PREFIX + audit(v2).version);
       await assertNoProblems(tab);
     });
 

@@ -11,8 +11,9 @@ import { startHost } from './lib/hosts';
 import { APP_NAME, BUILDS, site } from './lib/site';
 import { shareChromium, type Shared } from './lib/suite';
 import { until } from './lib/wait';
+import { storageKey } from '../../src/app-name';
 
-const KEY = `${APP_NAME}:notes`;
+const KEY = storageKey('notes');
 const notice = (page: Page) => page.locator('main .notice');
 
 for (const build of BUILDS) {

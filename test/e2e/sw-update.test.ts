@@ -11,10 +11,11 @@ import type { Intercept } from '../../tools/serve/server.mjs';
 import { cacheNames, countLoads, firstNote, openInstalled, openInstalledWatched, variant } from './lib/app';
 import { freshContext } from './lib/browser';
 import { hostsFor, requestsSince, startHost, type Host } from './lib/hosts';
-import { APP_NAME, appScript, audit, BUILDS, copySite, site } from './lib/site';
+import { appScript, audit, BUILDS, copySite, site } from './lib/site';
 import { shareChromium, type Shared } from './lib/suite';
 import { until } from './lib/wait';
 import { present } from '../present';
+import { CACHE_PREFIX } from '../../src/app-name';
 
 /** A cache another app on the same origin keeps (an origin such as *.github.io is shared). */
 const OTHER = 'another-app-v1';
@@ -108,8 +109,8 @@ for (const build of BUILDS) {
       assert.is(otherLoads.n, 1, 'one reload in the other tab');
       assert.is(await firstNote(page).inputValue(), 'written just before updating');
       await other.getByRole('heading', { name: 'What this app ships' }).waitFor();
-      assert.equal(await cacheNames(page), [OTHER, `${APP_NAME}-${newVersion}`].sort(), "the old cache is gone, the other app's stays");
-      assert.not.ok(old.includes(`${APP_NAME}-${newVersion}`));
+      assert.equal(await cacheNames(page), [OTHER, CACHE_PREFIX + newVersion].sort(), "the old cache is gone, the other app's stays");
+      assert.not.ok(old.includes(CACHE_PREFIX + newVersion));
       // And the new version works offline.
       await context.setOffline(true);
       await page.reload();

@@ -2,12 +2,13 @@
 import type { BrowserContext } from 'playwright-core';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { APP_NAME, audit as auditOf, BUILDS, site } from './lib/site';
+import { audit as auditOf, BUILDS, site } from './lib/site';
 import { logKinds, openInstalled, settle, statusFact } from './lib/app';
 import { freshContext } from './lib/browser';
 import { requestsSince, startHost } from './lib/hosts';
 import { shareChromium, type Shared } from './lib/suite';
 import { sleep, until, WAIT } from './lib/wait';
+import { CACHE_PREFIX } from '../../src/app-name';
 
 for (const build of BUILDS) {
   const test = suite<Shared>(`ui screens (${build.name})`);
@@ -97,7 +98,7 @@ for (const build of BUILDS) {
       const cache = await caches.open(name);
       await cache.put('/robots.txt', new Response('User-agent: *\nDisallow: /\n'));
       await cache.delete('/manifest.webmanifest');
-    }, `${APP_NAME}-`);
+    }, CACHE_PREFIX);
     await page.getByRole('link', { name: 'Notes', exact: true }).click();
     await page.getByRole('link', { name: 'Offline readiness', exact: true }).click();
     await page.getByText(`${precached.length - 2} of ${precached.length} files verified`).waitFor(WAIT);

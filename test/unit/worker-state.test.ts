@@ -14,10 +14,19 @@ const worker = (patch: Partial<RegistrationSnapshot>): RegistrationSnapshot => (
   scope: '/',
   lastCheck: null,
   error: null,
+  retryAt: null,
   repair: null,
   ...patch,
 });
-const report = (patch: Partial<RepairReport>): RepairReport => ({ missing: [], repaired: 0, repairing: false, offline: false, ...patch });
+const report = (patch: Partial<RepairReport>): RepairReport => ({
+  missing: [],
+  damaged: [],
+  repaired: 0,
+  repairing: false,
+  offline: false,
+  storageFailing: false,
+  ...patch,
+});
 
 test('ready, installing with its progress, update waiting, and an error with its reason', () => {
   assert.is(workerStateText(worker({}), true), 'ready');
@@ -42,6 +51,36 @@ test('missing files: repairing, offline and incomplete (the worker or the browse
   assert.match(workerStateText(worker({ repair: report({ missing: ['/about/'] }) }), true), /^error: 1 file missing and not repaired/);
   // A waiting update is what the user can act on first; the precache check still lists what is missing.
   assert.is(workerStateText(worker({ state: 'update-waiting', repair: report({ missing }) }), true), 'update waiting');
+});
+
+test('a failed first install says when it is tried again', () => {
+  const retryAt = new Date(2026, 10, 25, 12, 3, 4).getTime();
+  assert.is(
+    workerStateText(worker({ state: 'error', error: 'Could not save the app for offline use.', retryAt }), true),
+    `error: Could not save the app for offline use. Offline use is not ready yet; trying again at ${new Date(retryAt).toLocaleTimeString()}.`,
+  );
+});
+
+test('a damaged offline copy and failing storage are named in words, before what is missing', () => {
+  const damaged = ['/about/', '/precache.json'];
+  assert.is(
+    workerStateText(worker({ repair: report({ missing: damaged, damaged, repairing: true }) }), true),
+    'offline copy damaged: repairing (2 files)',
+  );
+  assert.is(
+    workerStateText(worker({ repair: report({ missing: damaged, damaged, offline: true }) }), false),
+    'offline copy damaged: 2 files will be repaired when online',
+  );
+  assert.is(
+    workerStateText(worker({ repair: report({ missing: damaged, storageFailing: true }) }), true),
+    "this browser's storage is failing: working online only",
+  );
+  assert.match(
+    repairText(report({ missing: damaged, storageFailing: true }), true),
+    /^This browser's storage is failing: every file comes from the network/,
+  );
+  // Once repaired, the state is ready again and the precache check says what was put back.
+  assert.is(workerStateText(worker({ repair: report({ repaired: 2 }) }), true), 'ready');
 });
 
 test('the precache check says what the repairs did, and nothing when there is nothing to say', () => {

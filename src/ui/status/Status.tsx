@@ -78,7 +78,12 @@ function lastProbeText({ since, probe, probeAt }: Connectivity): string {
 }
 
 /** How the log names a kind of entry where its id does not read as words. */
-const LOG_LABELS: Partial<Record<LogEntry['kind'], string>> = { 'reload-waits': 'reload waits' };
+const LOG_LABELS: Partial<Record<LogEntry['kind'], string>> = {
+  'reload-waits': 'reload waits',
+  'install-failed': 'install failed',
+  'storage-failing': "this browser's storage is failing",
+  'copy-damaged': 'offline copy damaged',
+};
 
 /** The log of offline/online/probe/reload events, newest first. */
 function ConnectivityLog() {

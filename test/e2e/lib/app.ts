@@ -7,6 +7,7 @@ import { listScreens } from '../../../tools/screens.mjs';
 import { OFFLINE_CHECK_PATH } from './browser';
 import { APP_NAME } from './site';
 import { sleep, until, WAIT } from './wait';
+import { storageKey } from '../../../src/app-name';
 
 /** A screen of the app as the tests visit it: its name (for files), path and heading. */
 export interface ScreenVisit {
@@ -67,6 +68,18 @@ export async function openInstalledWatched(context: BrowserContext, url: string)
 export const statusFact = (page: Page, term: string): Promise<string | null> =>
   page.locator('dt', { hasText: term }).locator('xpath=following-sibling::dd[1]').textContent();
 
+/** Waits until /status names the worker's state `expected` (a string, or a pattern); `ms` bounds the wait. */
+export async function workerStateIs(page: Page, expected: string | RegExp, ms?: number): Promise<void> {
+  await until(
+    `the state "${expected}"`,
+    async () => {
+      const state = (await statusFact(page, 'State').catch(() => null)) ?? '';
+      return typeof expected === 'string' ? state === expected : expected.test(state);
+    },
+    ms,
+  );
+}
+
 /** The first note's editor: present once the app has started (and registered its listeners). */
 export const firstNote = (page: Page) => page.getByRole('textbox', { name: 'Note 1', exact: true });
 
@@ -84,7 +97,7 @@ export const seedNotes = (page: Page, texts: string[]): Promise<void> =>
         key,
         JSON.stringify({ v: 1, notes: list.map((text, index) => ({ id: `n${index + 1}`, text, at: 1 })), gone: {} }),
       ),
-    [`${APP_NAME}:notes`, texts] as const,
+    [storageKey('notes'), texts] as const,
   );
 
 /** The focused element's id and its selection, or null when no element with an id has the focus. */
@@ -115,12 +128,12 @@ export async function typeSteadily(
   return typed;
 }
 
-/** The texts of the notes saved on the device (localStorage), or null while nothing is saved. */
-export const savedNotes = (page: Page): Promise<string[] | null> =>
-  page.evaluate((key) => {
-    const saved = localStorage.getItem(key);
+/** The texts of the notes saved on the device (localStorage) under `key` (this app's), or null while nothing is saved. */
+export const savedNotes = (page: Page, key = storageKey('notes')): Promise<string[] | null> =>
+  page.evaluate((notesKey) => {
+    const saved = localStorage.getItem(notesKey);
     return saved === null ? null : (JSON.parse(saved) as { notes: { text: string }[] }).notes.map((note) => note.text);
-  }, `${APP_NAME}:notes`);
+  }, key);
 
 /**
  * Fills this origin's real localStorage quota with keys `filler-0`, `filler-1`, … to the last few
@@ -176,7 +189,7 @@ export interface LogEntry {
 
 /** The connectivity log's tail the page keeps in sessionStorage (it survives reloads), oldest first. */
 export const logEntries = (page: Page): Promise<LogEntry[]> =>
-  page.evaluate((key) => JSON.parse(sessionStorage.getItem(key) ?? '[]') as LogEntry[], `${APP_NAME}:log`);
+  page.evaluate((key) => JSON.parse(sessionStorage.getItem(key) ?? '[]') as LogEntry[], storageKey('log'));
 
 /** The kinds of the connectivity log's entries (offline, online, probe-ok, probe-failed, reload). */
 export const logKinds = async (page: Page): Promise<string[]> => (await logEntries(page)).map((entry) => entry.kind);

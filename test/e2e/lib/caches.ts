@@ -1,6 +1,6 @@
 // The app's caches as seen from inside a page, in any engine: a Playwright page and an engine
 // driver's tab (lib/driver.ts) both run a function sent as source text with one argument.
-import { APP_NAME } from './site';
+import { CACHE_PREFIX } from '../../../src/app-name';
 
 /** A page that runs a function in itself: a Playwright Page, or a Tab of lib/driver.ts. */
 export interface RunsInPage {
@@ -36,7 +36,7 @@ async function sriInPage([prefix, urls]: CacheQuery): Promise<(string | null)[]>
 
 /** The SRI hash (SHA-384) of each path's bytes in the app's caches, computed in the page; null for a path not cached. */
 export const cachedSri = (page: RunsInPage, paths: string[]): Promise<(string | null)[]> =>
-  page.evaluate(sriInPage, [`${APP_NAME}-`, paths] as CacheQuery);
+  page.evaluate(sriInPage, [CACHE_PREFIX, paths] as CacheQuery);
 
 /**
  * In the page: asks the worker that controls it for a check of its cache, and resolves when
@@ -52,6 +52,14 @@ async function cacheCheckedInPage(): Promise<void> {
   });
 }
 
+/** In the page: replaces `urls` in every cache named `prefix…` with other bytes under the same URL. */
+async function damageInPage([prefix, urls]: CacheQuery): Promise<void> {
+  for (const name of (await caches.keys()).filter((cacheName) => cacheName.startsWith(prefix))) {
+    const cache = await caches.open(name);
+    for (const url of urls) await cache.put(url, new Response('damaged on disk', { headers: { 'Content-Type': 'text/html' } }));
+  }
+}
+
 /**
  * Deletes entries from the app's caches through the page's Cache API, as a browser evicting them
  * would. A check of the worker's still walking the manifest (the one a new worker's activation
@@ -61,5 +69,15 @@ async function cacheCheckedInPage(): Promise<void> {
  */
 export async function evict(page: RunsInPage, paths: string[]): Promise<void> {
   await page.evaluate(cacheCheckedInPage, null);
-  await page.evaluate(deleteInPage, [`${APP_NAME}-`, paths] as CacheQuery);
+  await page.evaluate(deleteInPage, [CACHE_PREFIX, paths] as CacheQuery);
+}
+
+/**
+ * Overwrites entries of the app's caches with other bytes through the page's Cache API: what a
+ * damaged disk or profile leaves behind (present, but not the file the build hashed). Waits for
+ * the worker's check first, as evict() does.
+ */
+export async function damage(page: RunsInPage, paths: string[]): Promise<void> {
+  await page.evaluate(cacheCheckedInPage, null);
+  await page.evaluate(damageInPage, [CACHE_PREFIX, paths] as CacheQuery);
 }

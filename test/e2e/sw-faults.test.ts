@@ -1,0 +1,216 @@
+// Faults outside the offline layer's happy path, each produced for real in Chromium: a download
+// that stalls on a first visit (the host never answers one request), one that trickles slowly but
+// steadily, a first install that fails and is tried again by the page, the Cache API failing
+// inside the running worker, and cached entries damaged on disk followed by a worker restart.
+// For each: what the person sees, and that nothing unverified is served.
+import { readFileSync } from 'node:fs';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import path from 'node:path';
+import type { Page } from 'playwright-core';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { sri } from '../../tools/sri.mjs';
+import { countLoads, logEntries, openInstalled, settle, statusFact, waitReady, workerStateIs } from './lib/app';
+import { clearHttpCache, freshContext } from './lib/browser';
+import { cachedSri, damage } from './lib/caches';
+import { requestsSince, startHost } from './lib/hosts';
+import { BUILDS, readPrecache, site } from './lib/site';
+import { shareChromium, type Shared } from './lib/suite';
+import { sleep, until, WAIT } from './lib/wait';
+
+/** The worker gives up on a download after this long without progress (src/sw/download.ts STALL_MS). */
+const STALL_MS = 10_000;
+
+/** Files only the worker asks for on a first visit to `/`: what it does with them is all that happens to them. */
+const LICENCES = '/licenses.txt';
+const SBOM = '/sbom.cdx.json';
+
+/** The headers the preview server would send for `file` of the test site, enough for the worker to take it. */
+const typeOf = (file: string) => (file.endsWith('.json') ? 'application/json' : 'text/plain; charset=utf-8');
+
+/**
+ * An intercept that answers the first GET of each of `files` badly and never finishes it: for
+ * `beforeHeaders` files nothing at all, for the others the headers and half the body. Later GETs
+ * of the same file get the server's answer. `end()` closes the held connections.
+ */
+function stallFirstGets(dist: string, beforeHeaders: string[], midBody: string[]) {
+  const held: ServerResponse[] = [];
+  const seen = new Set<string>();
+  return {
+    end: () => {
+      for (const response of held) response.destroy();
+    },
+    intercept: (req: IncomingMessage, res: ServerResponse): boolean => {
+      const url = req.url ?? '';
+      if (req.method !== 'GET' || seen.has(url) || ![...beforeHeaders, ...midBody].includes(url)) return false;
+      seen.add(url);
+      held.push(res);
+      if (midBody.includes(url)) {
+        const bytes = readFileSync(path.join(dist, url));
+        res.writeHead(200, { 'Content-Type': typeOf(url), 'Content-Length': bytes.length, 'Cache-Control': 'no-cache' });
+        res.write(bytes.subarray(0, bytes.length >> 1));
+      }
+      return true;
+    },
+  };
+}
+
+/** An intercept that sends `file` in `pieces` parts, `gapMs` apart: a slow link that never stops moving. */
+function trickle(dist: string, file: string, pieces: number, gapMs: number) {
+  return async (req: IncomingMessage, res: ServerResponse): Promise<boolean> => {
+    if (req.url !== file || req.method !== 'GET') return false;
+    const bytes = readFileSync(path.join(dist, file));
+    res.writeHead(200, { 'Content-Type': typeOf(file), 'Content-Length': bytes.length, 'Cache-Control': 'no-cache' });
+    const size = Math.ceil(bytes.length / pieces);
+    for (let start = 0; start < bytes.length; start += size) {
+      res.write(bytes.subarray(start, start + size));
+      if (start + size < bytes.length) await sleep(gapMs);
+    }
+    res.end();
+    return true;
+  };
+}
+
+/** The log lines of /status as it words them: "install failed: …". */
+const logLines = async (page: Page): Promise<string[]> => (await logEntries(page)).map((entry) => `${entry.kind}: ${entry.detail ?? ''}`);
+
+/** Replaces the Cache API of the worker that controls `page` with one whose every read and write rejects, as Chromium's does on a damaged profile. */
+async function breakWorkerCacheStorage(page: Page): Promise<void> {
+  const [worker] = page.context().serviceWorkers();
+  assert.ok(worker, 'a running worker to break');
+  await worker.evaluate(() => {
+    const failing = () => Promise.reject(new DOMException('Unexpected internal error.', 'UnknownError'));
+    CacheStorage.prototype.match = failing;
+    CacheStorage.prototype.open = failing;
+    Cache.prototype.match = failing;
+    Cache.prototype.put = failing;
+  });
+}
+
+for (const build of BUILDS) {
+  const dist = site(build.name, 'v1');
+  const manifest = readPrecache(dist);
+  const test = suite<Shared>(`sw faults (${build.name})`);
+  shareChromium(test);
+
+  test('a first visit on which two downloads stall (no answer; half a body) is ready to work offline within a minute', async ({
+    browser,
+  }) => {
+    const stalls = stallFirstGets(dist, [LICENCES], [SBOM]);
+    const host = await startHost('preview', dist, { intercept: stalls.intercept });
+    try {
+      const context = await freshContext(browser);
+      const page = await context.newPage();
+      const started = Date.now();
+      await page.goto(host.url);
+      await page.getByText('Ready to work offline').waitFor({ timeout: 60_000 });
+      const seconds = (Date.now() - started) / 1000;
+      console.log(`    (${build.name}) offline-ready with two stalled downloads after ${seconds.toFixed(1)} s`);
+      assert.ok(seconds >= STALL_MS / 1000, 'the stalled downloads were waited on, not skipped');
+      const asked = requestsSince(host, 0);
+      assert.is(asked.filter((url) => url === LICENCES).length, 2, 'the stalled file asked once more, on a new request');
+      assert.is(asked.filter((url) => url === SBOM).length, 2);
+      assert.equal(await cachedSri(page, [LICENCES, SBOM]), [manifest[LICENCES], manifest[SBOM]], 'the verified bytes were stored');
+      await context.close();
+    } finally {
+      stalls.end();
+      await host.close();
+    }
+  });
+
+  test('a download that trickles for longer than the stall limit, but keeps moving, is not abandoned', async ({ browser }) => {
+    const host = await startHost('preview', dist, { intercept: trickle(dist, LICENCES, 8, 2_000) });
+    const context = await freshContext(browser);
+    const page = await context.newPage();
+    await page.goto(host.url);
+    await page.getByText('Ready to work offline').waitFor({ timeout: 30_000 });
+    assert.is(requestsSince(host, 0).filter((url) => url === LICENCES).length, 1, 'one download, never abandoned');
+    assert.equal(await cachedSri(page, [LICENCES]), [manifest[LICENCES]]);
+    await context.close();
+    await host.close();
+  });
+
+  test('a failed first install is tried again by the page with no reload, saying when, until it is ready', async ({ browser }) => {
+    let failing = true;
+    const host = await startHost('preview', dist, {
+      intercept: (req, res) => {
+        if (req.url !== LICENCES || !failing) return false;
+        res.writeHead(503, { 'Content-Type': 'text/plain', 'Cache-Control': 'no-store' }).end('busy');
+        return true;
+      },
+    });
+    const context = await freshContext(browser);
+    const page = await context.newPage();
+    const loads = countLoads(page);
+    await page.goto(new URL('/status/', host.url).href);
+    await page.getByText(/^Offline use is not ready yet: saving the app failed\. Trying again at \S+/).waitFor(WAIT);
+    await workerStateIs(page, /^error: Could not save the app for offline use\. Offline use is not ready yet; trying again at /);
+    assert.ok(
+      (await logLines(page)).some((line) => /^install-failed: .*Trying again in 10 s\.$/.test(line)),
+      'the log says when',
+    );
+    const loadsBefore = loads.n;
+    failing = false;
+    await page.getByText('Ready to work offline').waitFor({ timeout: 30_000 });
+    await waitReady(page);
+    assert.is(loads.n, loadsBefore, 'the same page became ready: no reload');
+    assert.is(await statusFact(page, 'State'), 'ready');
+    await context.close();
+    await host.close();
+  });
+
+  test('the Cache API failing in the worker: online, every page and file comes from the network, and /status says storage is failing', async ({
+    browser,
+  }) => {
+    const host = await startHost('preview', dist);
+    const context = await freshContext(browser);
+    const page = await openInstalled(context, host.url);
+    await breakWorkerCacheStorage(page);
+    await clearHttpCache(page);
+    const from = host.log.length;
+    await page.goto(new URL('/about/', host.url).href);
+    await settle(page, 'What this app ships');
+    assert.ok(requestsSince(host, from).includes('/about/'), 'the page came from the server');
+    await page.getByRole('link', { name: 'Offline readiness' }).click();
+    await settle(page, 'Offline readiness');
+    await workerStateIs(page, "this browser's storage is failing: working online only");
+    await page
+      .getByRole('status')
+      .getByText(/^This browser's storage is failing: every file comes from the network/)
+      .waitFor(WAIT);
+    assert.ok((await logLines(page)).includes('storage-failing: working online only'), 'the log records it');
+    await context.close();
+    await host.close();
+  });
+
+  test('damaged entries (the page and the precache list) found after a worker restart are deleted, fetched again verified and named on /status', async ({
+    browser,
+  }) => {
+    const host = await startHost('preview', dist);
+    const context = await freshContext(browser);
+    const page = await openInstalled(context, new URL('/status/', host.url).href);
+    await settle(page, 'Offline readiness');
+    const damaged = ['/about/', '/precache.json'];
+    await damage(page, damaged);
+    // A stopped worker starts afresh on the next event, with nothing held in memory: it must read
+    // the precache list from the cache again, and finds it damaged.
+    const devtools = await context.newCDPSession(page);
+    await devtools.send('ServiceWorker.enable');
+    await devtools.send('ServiceWorker.stopAllWorkers');
+    await page.getByRole('button', { name: 'Check for update' }).click();
+    await until('the damage in the log', async () => (await logLines(page)).some((line) => line.startsWith('copy-damaged: ')));
+    await page.getByRole('status').getByText('Repaired 2 files.').waitFor(WAIT);
+    await workerStateIs(page, 'ready');
+    const expected = [manifest['/about/'], sri(readFileSync(path.join(dist, 'precache.json')))];
+    assert.equal(await cachedSri(page, damaged), expected, 'the bytes the build hashed');
+    // The repaired page is served from the cache: the server is not asked for it.
+    const from = host.log.length;
+    await page.goto(new URL('/about/', host.url).href);
+    await settle(page, 'What this app ships');
+    assert.not.ok(requestsSince(host, from).includes('/about/'));
+    await context.close();
+    await host.close();
+  });
+
+  test.run();
+}
