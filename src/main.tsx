@@ -2,6 +2,7 @@
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { startNotes } from './notes/store';
 import { startConnectivity } from './offline/connectivity';
+import { adoptLegacyStorage } from './offline/legacy-storage';
 import { startQuietMomentWatch } from './offline/quiet-moment';
 import { startReconnect } from './offline/reconnect';
 import { skipRegistrationInDev, startRegistration } from './offline/registration';
@@ -10,6 +11,8 @@ import { App } from './ui/App';
 import { startRouter } from './ui/router';
 import './app.css';
 
+// Before anything reads storage: what the versions before stored under other keys.
+adoptLegacyStorage();
 startConnectivity();
 startQuietMomentWatch();
 startFocusMemory();

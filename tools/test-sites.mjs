@@ -1,7 +1,8 @@
 // The built sites the end-to-end tests run against, made once per `npm test` run by tools/test.mjs
 // (not once per test file): for each build (React, Preact) this checkout (`v1`), a new version of
-// it (`v2`), its kill switch (`kill`), the same app under another package name (`renamed`) and
-// this checkout built for the sub-path /my-app/ (`base`).
+// it (`v2`), its kill switch (`kill`), the same app under another package name (`renamed`), this
+// checkout built for the sub-paths /my-app/ (`base`) and /other-app/ (`base2`), and the last
+// released version, at the root and under /my-app/ (`released`, `released-base`), to update from.
 // Also the one list of what a copy of the project needs to build, for tests that break a copy.
 import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, promises as fs, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -10,7 +11,7 @@ import path from 'node:path';
 import { runInGroup } from './run.mjs';
 
 /** @typedef {'react' | 'preact'} BuildName */
-/** @typedef {'v1' | 'v2' | 'kill' | 'renamed' | 'base'} Variant */
+/** @typedef {'v1' | 'v2' | 'kill' | 'renamed' | 'base' | 'base2' | 'released' | 'released-base'} Variant */
 
 /**
  * The two builds every browser-facing test runs against.
@@ -25,10 +26,19 @@ export const BUILDS = [
  * The versions of each build: this checkout, a new version of it, its kill switch, another name.
  * @type {readonly Variant[]}
  */
-export const VARIANTS = ['v1', 'v2', 'kill', 'renamed', 'base'];
+export const VARIANTS = ['v1', 'v2', 'kill', 'renamed', 'base', 'base2', 'released', 'released-base'];
 
-/** The sub-path the `base` variant is built for. */
+/** The sub-path the `base` and `released-base` variants are built for. */
 export const TEST_BASE = '/my-app/';
+
+/** The sub-path of `base2`: a second copy of the app on the same origin. */
+export const SECOND_BASE = '/other-app/';
+
+/**
+ * The commit of the last released version (the main branch as it landed before one app became its
+ * name and its base): people update from it, keeping their notes and their offline copy.
+ */
+export const RELEASED_COMMIT = '5993b5adc4d1ac8c7a7fa2adeec0030147bc58d0';
 
 /** Top-level entries a build never reads: outputs, tests, docs, git's own. */
 const NOT_SOURCES = new Set(['node_modules', 'dist', 'test', '.git', '.cache', 'README.md']);
@@ -58,6 +68,26 @@ export function sources(root) {
 export function copySources(root, dest) {
   mkdirSync(dest, { recursive: true });
   for (const entry of sources(root)) cpSync(path.join(root, entry), path.join(dest, entry), { recursive: true });
+  symlinkSync(path.join(root, 'node_modules'), path.join(dest, 'node_modules'));
+  return dest;
+}
+
+/**
+ * The sources of `commit` in `dest` (created), with node_modules linked, so its `node build.mjs`
+ * runs there; throws a one-line reason when git has no such commit (a shallow clone).
+ * @param {string} root
+ * @param {string} commit
+ * @param {string} dest
+ */
+export function checkoutOf(root, commit, dest) {
+  mkdirSync(dest, { recursive: true });
+  const archive = spawnSync('git', ['archive', '--format=tar', commit], { cwd: root, maxBuffer: 256 * 1024 * 1024 });
+  if (archive.status !== 0)
+    throw new Error(
+      `git archive ${commit} failed in ${root} (the update tests build the released version; a shallow clone lacks it): ${archive.stderr}`,
+    );
+  const unpacked = spawnSync('tar', ['-x', '-C', dest], { input: archive.stdout });
+  if (unpacked.status !== 0) throw new Error(`tar could not unpack the released version: ${unpacked.stderr}`);
   symlinkSync(path.join(root, 'node_modules'), path.join(dest, 'node_modules'));
   return dest;
 }
@@ -139,9 +169,13 @@ export async function buildTestSites(root, out, { parallel = Math.min(2, os.avai
       v1: root,
       kill: root,
       base: root,
+      base2: root,
       v2: copySources(root, path.join(copies, 'v2')),
       renamed: copySources(root, path.join(copies, 'renamed')),
+      released: checkoutOf(root, RELEASED_COMMIT, path.join(copies, 'released')),
+      'released-base': '',
     };
+    checkouts['released-base'] = checkouts.released;
     makeV2(checkouts.v2);
     makeRenamed(checkouts.renamed);
     /** @type {Partial<Record<BuildName, Partial<Record<Variant, string>>>>} */
@@ -156,9 +190,13 @@ export async function buildTestSites(root, out, { parallel = Math.min(2, os.avai
         const flags = [
           ...(preact ? ['--preact'] : []),
           ...(variant === 'kill' ? ['--kill-switch'] : []),
-          ...(variant === 'base' ? ['--base', TEST_BASE] : []),
+          ...(variant === 'base' || variant === 'released-base' ? ['--base', TEST_BASE] : []),
+          ...(variant === 'base2' ? ['--base', SECOND_BASE] : []),
         ];
-        jobs[variant === 'v1' ? 'v1' : 'deploys'].push(() => build(checkouts[variant], ['--out', dir, ...flags]));
+        // The released version is what a host served before an update: built with v1, before the deploys.
+        jobs[variant === 'v1' || variant.startsWith('released') ? 'v1' : 'deploys'].push(() =>
+          build(checkouts[variant], ['--out', dir, ...flags]),
+        );
       }
     }
     // The other variants are deployed over v1 in the tests, so their files must be newer, as on

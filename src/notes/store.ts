@@ -1,7 +1,7 @@
 // The notes store: the editing actions on the notes document, kept on the device by the reusable
 // device document (src/offline/device-document.ts: debounced save, flush before reloads, two tabs,
 // storage problems, restore). What is the notes' own: the key, the shape, the merge (model.ts).
-import { storageKey } from '../app-name';
+import { LEGACY_KEY_PREFIX, storageKey } from '../app-name';
 import { createDeviceDocument, type DeviceDocumentOptions } from '../offline/device-document';
 import { selectStore, type Store } from '../store';
 import { mergeBackup } from './backup';
@@ -26,6 +26,8 @@ export const NOTES_KEY = storageKey('notes');
 /** What the notes declare to the device document (exported so tests can open the same notes as a second tab would). */
 export const NOTES_DOCUMENT: DeviceDocumentOptions<Doc> = {
   key: NOTES_KEY,
+  // Where the versions before the base joined the name kept the notes (and tabs still on them do).
+  legacyKeys: [LEGACY_KEY_PREFIX + 'notes'],
   empty: EMPTY_DOC,
   // The shape saved as version 1 since `v` was first written; a new shape is version 2 with an
   // upgrade(data, 1) beside it (README, "Add stored data").

@@ -24,6 +24,12 @@ export const nextTime = (after: number, now: number = Date.now()): number => Mat
 export interface DeviceDocumentOptions<Doc extends object> {
   /** The localStorage key (name it with storageKey() from src/app-name.ts). */
   key: string;
+  /**
+   * Keys an earlier version of the app kept this document under (before keys carried the base:
+   * `LEGACY_KEY_PREFIX + what`). Read and merged in, never written: at start, and whenever a tab
+   * still running that version saves (its `storage` event), so nothing it keeps writing is lost.
+   */
+  legacyKeys?: string[];
   /** The document before anything was read: what the prerendered HTML and hydration show. */
   empty: Doc;
   /**
@@ -125,7 +131,7 @@ function storedVersion(data: unknown): number {
 
 /** Makes the store of one kind of stored data; call start() once the page runs. */
 export function createDeviceDocument<Doc extends object>(options: DeviceDocumentOptions<Doc>): DeviceDocument<Doc> {
-  const { key, empty, recover, merge, version = 1, upgrade = (data: unknown) => data } = options;
+  const { key, legacyKeys = [], empty, recover, merge, version = 1, upgrade = (data: unknown) => data } = options;
   const { toJSON = (value: Doc): object => value, initial = (found: Doc) => found, worthKeeping = () => true } = options;
   const backupKey = key + ':backup';
   const state = createStore<DeviceDocumentState<Doc>>({ doc: empty, outdated: false, loaded: false });
@@ -261,9 +267,12 @@ export function createDeviceDocument<Doc extends object>(options: DeviceDocument
     flush();
   }
 
-  /** Another tab saved: merge its version in, and store the merge if theirs lacks something of ours or is of an older format. */
+  /**
+   * Another tab saved (under our key, or under a legacy key if it runs an earlier version): merge
+   * its version in, and store the merge if theirs lacks something of ours or is of an older format.
+   */
   function onStorage(event: StorageEvent): void {
-    if (event.key !== key || outdated || !event.newValue) return;
+    if (outdated || !event.newValue || !(event.key === key || legacyKeys.includes(event.key ?? ''))) return;
     let value: unknown;
     try {
       value = JSON.parse(event.newValue);
@@ -276,10 +285,28 @@ export function createDeviceDocument<Doc extends object>(options: DeviceDocument
       becomeOutdated();
       return;
     }
+    const before = doc;
     const merged = merge(doc, theirs.doc);
     show(merged);
+    // A legacy key is never written: what it brought is saved under ours.
+    if (event.key !== key) {
+      if (!sameDoc(merged, before)) saveSoon();
+      return;
+    }
     // It converges: merging again gives the same, so the other tab stores nothing back.
     if (theirs.older || !sameDoc(merged, theirs.doc)) saveSoon();
+  }
+
+  /** `found` merged with what each legacy key holds (unreadable or newer legacy text is left out: it is never written over). */
+  function mergeLegacy(found: Doc): Doc {
+    let merged = found;
+    for (const legacyKey of legacyKeys) {
+      const { raw, value, problem } = load(legacyKey, storage);
+      if (raw === null || problem) continue;
+      const legacy = read(raw, { value, unreadable: false });
+      if (!legacy.newer) merged = merge(merged, legacy.doc);
+    }
+    return merged;
   }
 
   const onHide = () => {
@@ -297,11 +324,13 @@ export function createDeviceDocument<Doc extends object>(options: DeviceDocument
     const found = read(raw, { value, unreadable: problem === 'corrupt' });
     lastRead = found;
     outdated = found.newer;
-    doc = outdated ? empty : initial(found.doc);
+    const withLegacy = outdated ? found.doc : mergeLegacy(found.doc);
+    doc = outdated ? empty : initial(withLegacy);
     state.set({ doc, outdated, loaded: true, problem: problem === 'unavailable' ? problem : undefined });
     // Unreadable data is copied aside and what was recovered saved at once, before any edit;
-    // data of an older format is saved in this one, so it is upgraded only once.
-    if (!outdated && (found.lost || found.older)) {
+    // data of an older format is saved in this one, so it is upgraded only once; what only a
+    // legacy key held is saved under ours.
+    if (!outdated && (found.lost || found.older || !sameDoc(withLegacy, found.doc))) {
       dirty = true;
       flush();
     }

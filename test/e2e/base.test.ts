@@ -23,6 +23,7 @@ import { startHost } from './lib/hosts';
 import { APP_NAME, BUILDS, site, temp } from './lib/site';
 import { shareChromium, type Shared } from './lib/suite';
 import { until } from './lib/wait';
+import { appId, cachePrefixOf } from '../../src/app-name';
 
 const BASE = '/my-app/';
 const OTHER_SITE = 'Another site at the root of this origin';
@@ -62,7 +63,7 @@ for (const build of BUILDS) {
       return { scope: registration?.scope, script: navigator.serviceWorker.controller?.scriptURL };
     });
     assert.equal(worker, { scope: app, script: new URL('sw.js', app).href });
-    const [cache] = (await cacheNames(page)).filter((name) => name.startsWith(`${APP_NAME}-`));
+    const [cache] = (await cacheNames(page)).filter((name) => name.startsWith(cachePrefixOf(appId(APP_NAME, BASE))));
     const cached = await cachedPaths(page, cache);
     assert.ok(cached.includes(`${BASE}status/`) && cached.includes(`${BASE}404.html`), cached.join(', '));
     assert.ok(

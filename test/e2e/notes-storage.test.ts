@@ -8,7 +8,7 @@ import * as assert from 'uvu/assert';
 import { axeViolations, fillLocalStorage, firstNote, openNotes, pageTimersDone, savedNotes, watchConsole, shownText } from './lib/app';
 import { freshContext, launchWithProfile } from './lib/browser';
 import { startHost } from './lib/hosts';
-import { APP_NAME, BUILDS, site } from './lib/site';
+import { BUILDS, site } from './lib/site';
 import { shareChromium, type Shared } from './lib/suite';
 import { until } from './lib/wait';
 import { storageKey } from '../../src/app-name';

@@ -9,11 +9,14 @@ import * as assert from 'uvu/assert';
 import { cacheNames, firstNote, waitReady, watchConsole } from './lib/app';
 import { freshContext } from './lib/browser';
 import { holdFile, startHost } from './lib/hosts';
-import { APP_NAME, audit, BUILDS, readPrecache, site } from './lib/site';
+import { audit, BUILDS, readPrecache, site } from './lib/site';
 import { shareChromium, type Shared } from './lib/suite';
 import { until } from './lib/wait';
+import { appId, cachePrefixOf, storageKey } from '../../src/app-name';
 
 const NEW_NAME = 'field-notes';
+/** The renamed app's id: a new name at the same base is a new app. */
+const NEW_APP = appId(NEW_NAME, '/');
 const NEW_TITLE = 'Field Notes';
 
 for (const build of BUILDS) {
@@ -36,16 +39,16 @@ for (const build of BUILDS) {
     await page.getByText(`Saving the app for offline use: ${total - 1} of ${total} files`).waitFor({ timeout: 15_000 });
     licences.release();
     await waitReady(page);
-    assert.equal(await cacheNames(page), [`${NEW_NAME}-${audit(dir).version}`]);
+    assert.equal(await cacheNames(page), [cachePrefixOf(NEW_APP) + audit(dir).version]);
 
     await firstNote(page).fill('kept under the new name');
     // Saved about a second after typing: poll the device's storage under the new key.
     await until('the note saved under the new name', () =>
-      page.evaluate((key) => localStorage.getItem(key)?.includes('kept under the new name'), `${NEW_NAME}:notes`),
+      page.evaluate((key) => localStorage.getItem(key)?.includes('kept under the new name'), storageKey('notes', NEW_APP)),
     );
     const keys = await page.evaluate(() => [...Object.keys(localStorage), ...Object.keys(sessionStorage)]);
-    assert.ok(keys.length > 0 && keys.every((key) => key.startsWith(`${NEW_NAME}:`)), keys.join(', '));
-    assert.not.ok(keys.some((key) => key.startsWith(`${APP_NAME}:`)));
+    assert.ok(keys.length > 0 && keys.every((key) => key.startsWith(storageKey('', NEW_APP))), keys.join(', '));
+    assert.not.ok(keys.some((key) => key.startsWith(storageKey(''))));
     assert.equal(problems, []);
     await context.close();
   });

@@ -208,6 +208,30 @@ test('two kinds of stored data side by side: each its own key, saves and events'
   stopCounter();
 });
 
+test('what an earlier version kept under a legacy key is merged in at start and saved under ours; the legacy key is never written', async () => {
+  const legacy = createDeviceDocument<Theme>({
+    key: THEME_KEY,
+    legacyKeys: ['test-app-legacy:theme'],
+    empty: EMPTY,
+    recover: recoverTheme,
+    merge: mergeTheme,
+    version: 2,
+  });
+  const legacyText = JSON.stringify({ v: 1, theme: 'dark', at: 5 });
+  localStorage.setItem('test-app-legacy:theme', legacyText);
+  stop = legacy.start();
+  assert.is(legacy.getSnapshot().doc.theme, 'dark', "the earlier version's choice is shown");
+  assert.equal(stored(), { v: 2, theme: 'dark', at: 5 }, 'and saved under our key at once');
+  // A tab still running the earlier version chooses again: its save reaches this tab.
+  const later = JSON.stringify({ v: 1, theme: 'light', at: 9 });
+  localStorage.setItem('test-app-legacy:theme', later);
+  dom.win.dispatchEvent(new dom.win.StorageEvent('storage', { key: 'test-app-legacy:theme', newValue: later }));
+  assert.is(legacy.getSnapshot().doc.theme, 'light');
+  await dom.tick(1000);
+  assert.equal(stored(), { v: 2, theme: 'light', at: 9 }, 'saved under our key after the usual debounce');
+  assert.is(localStorage.getItem('test-app-legacy:theme'), later, 'the legacy key is only read');
+});
+
 test.run();
 
 const versions = suite('device document: stored format versions');

@@ -5,7 +5,6 @@ import path from 'node:path';
 import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { listScreens } from '../../../tools/screens.mjs';
 import { OFFLINE_CHECK_PATH } from './browser';
-import { APP_NAME } from './site';
 import { sleep, until, WAIT } from './wait';
 import { storageKey } from '../../../src/app-name';
 

@@ -60,5 +60,16 @@ export function copySite(dir: string): string {
   return out;
 }
 
+/**
+ * A temporary web root serving a copy of each built site of `sites` at its sub-path
+ * (`{ '/a/': dir }`): apps sharing one origin. Copies, not links: the preview server serves
+ * nothing whose real path is outside its root.
+ */
+export function sharedOrigin(sites: Record<string, string>): string {
+  const root = path.join(temp(), 'www');
+  for (const [base, dir] of Object.entries(sites)) cpSync(dir, path.join(root, base), { recursive: true });
+  return root;
+}
+
 /** A temporary copy of the project's sources (node_modules linked), where `node build.mjs` runs and may be broken. */
 export const copySources = (): string => copySourcesTo(repo, temp());
