@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npm run audit -- OLD_DIST [NEW_DIST] [--markdown]`: what changed between two builds (the live
+// `npm run compare -- OLD_DIST [NEW_DIST] [--markdown]`: what changed between two builds (the live
 // one and the one about to ship): files with byte deltas, modules by package, SBOM packages and
 // licences, the version ids. Node alone (no bundler): it reads the builds' audit.json, bundle.json
 // and sbom.cdx.json. Exit 0 when it could compare, 2 with one line when it could not.
@@ -8,7 +8,7 @@ import { diffBuilds } from './compare/diff.mjs';
 import { NotABuild, readBuild } from './compare/read-build.mjs';
 import { markdownReport, textReport } from './compare/report.mjs';
 
-const USAGE = 'usage: npm run audit -- OLD_DIST [NEW_DIST] [--markdown] (NEW_DIST defaults to dist/)';
+const USAGE = 'usage: npm run compare -- OLD_DIST [NEW_DIST] [--markdown] (NEW_DIST defaults to dist/)';
 
 /**
  * Prints one line and exits 2: the command could not compare.
@@ -16,7 +16,7 @@ const USAGE = 'usage: npm run audit -- OLD_DIST [NEW_DIST] [--markdown] (NEW_DIS
  * @returns {never}
  */
 function cannotCompare(message) {
-  console.error(`audit: ${message}`);
+  console.error(`compare: ${message}`);
   process.exit(2);
 }
 

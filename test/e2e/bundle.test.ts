@@ -1,6 +1,6 @@
 // What the bundle is made of (issue 24): dist/bundle.json against the files it describes and the
 // SBOM, /about's picture and table of it (accessible, CSP-clean, offline from the cache), and
-// `npm run audit` comparing two builds, in both builds.
+// `npm run compare` comparing two builds, in both builds.
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -18,7 +18,7 @@ const ESBUILD_MARGIN = 1024;
 
 const composition = (dir: string): BundleComposition => JSON.parse(readFileSync(path.join(dir, 'bundle.json'), 'utf8'));
 
-/** `npm run audit`'s command, run with Node alone; its exit code and output. */
+/** `npm run compare`'s command, run with Node alone; its exit code and output. */
 function compare(...args: string[]) {
   const run = spawnSync(process.execPath, ['tools/compare-builds.mjs', ...args], { encoding: 'utf8' });
   return { code: run.status, stdout: run.stdout, stderr: run.stderr };
@@ -97,7 +97,7 @@ for (const build of BUILDS) {
     await context.close();
   });
 
-  test('npm run audit: v1 -> v2 names the changed files and modules; the same build twice, no change', () => {
+  test('npm run compare: v1 -> v2 names the changed files and modules; the same build twice, no change', () => {
     const v2 = site(build.name, 'v2');
     const changed = compare(dir, v2);
     assert.is(changed.code, 0, changed.stderr);
@@ -113,11 +113,11 @@ for (const build of BUILDS) {
     assert.match(same.stdout, 'No change');
   });
 
-  test('npm run audit: a folder that is not a build exits 2 with one line', () => {
+  test('npm run compare: a folder that is not a build exits 2 with one line', () => {
     const notABuild = compare(temp(), dir);
     assert.is(notABuild.code, 2);
     assert.is(notABuild.stdout, '');
-    assert.match(notABuild.stderr, /^audit: .* is not a build of this app: it has no audit\.json with a version and files\n$/);
+    assert.match(notABuild.stderr, /^compare: .* is not a build of this app: it has no audit\.json with a version and files\n$/);
   });
 
   test.run();
