@@ -1,5 +1,5 @@
 // The notes store: the editing actions on the notes document, kept on the device by the reusable
-// device document (src/offline/device-document.ts: debounced save, flush before reloads, two tabs,
+// device document (src/offline/device-document.ts: throttled save, flush before reloads, two tabs,
 // storage problems, restore). What is the notes' own: the key, the shape, the merge (model.ts).
 import { LEGACY_KEY_PREFIX, storageKey } from '../app-name';
 import { createDeviceDocument, type DeviceDocumentOptions } from '../offline/device-document';
@@ -91,5 +91,5 @@ export function restoreNotes(backupNotes: Note[]): RestoreOutcome {
   return { added, updated };
 }
 
-/** Loads the notes and starts saving them; `storage` and `debounceMs` are for tests. Returns a stop function. */
-export const startNotes = (options: { debounceMs?: number; storage?: Storage | null } = {}): (() => void) => notesDocument.start(options);
+/** Loads the notes and starts saving them; `storage` and `saveWithinMs` are for tests. Returns a stop function. */
+export const startNotes = (options: { saveWithinMs?: number; storage?: Storage | null } = {}): (() => void) => notesDocument.start(options);

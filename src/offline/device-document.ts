@@ -1,5 +1,5 @@
 // A document the user edits, kept on this device: one JSON value under one localStorage key. The
-// machinery every kind of stored data needs lives here once: a debounced save, a synchronous
+// machinery every kind of stored data needs lives here once: a throttled save, a synchronous
 // flush on `pagehide`, on hiding the tab and before any reload (flush.ts), merging what another
 // tab saved (`storage` event, and again right before each write), storage that is full,
 // unavailable or corrupt (the user's data is kept; unreadable stored text is copied aside before
@@ -79,7 +79,11 @@ export interface DeviceDocumentState<Doc> {
 
 /** Where a document is stored, for tests: `storage` (null: none at all) and the save delay. */
 export interface DeviceDocumentStart {
-  debounceMs?: number;
+  /**
+   * A change is saved this long after the first unsaved change (default 1000): later changes do
+   * not push the save back, so during long typing a save still happens this often (a throttle).
+   */
+  saveWithinMs?: number;
   storage?: Storage | null;
 }
 
@@ -94,7 +98,7 @@ export interface DeviceDocument<Doc extends object> extends Store<DeviceDocument
   start(options?: DeviceDocumentStart): () => void;
   /** Saves pending changes now, synchronously (for pagehide and before a reload). */
   flush(): void;
-  /** Replaces the document with an edited version and saves it soon (debounced); ignored once `outdated`. */
+  /** Replaces the document with an edited version and saves it soon (within `saveWithinMs`); ignored once `outdated`. */
   change(next: Doc): void;
   /**
    * Stores `next`, merged with what is stored, in one write: it is all stored, or, when storage is
@@ -139,7 +143,7 @@ export function createDeviceDocument<Doc extends object>(options: DeviceDocument
   let dirty = false;
   let outdated = false;
   let timer: ReturnType<typeof setTimeout> | undefined;
-  let debounce = 1000;
+  let saveWithin = 1000;
   let storage: Storage | null = null;
   /** Unreadable stored text that may be replaced: its copy exists, or the person chose to discard it. */
   let replaceable: string | null = null;
@@ -154,8 +158,8 @@ export function createDeviceDocument<Doc extends object>(options: DeviceDocument
   };
   const saveSoon = () => {
     dirty = true;
-    // Not reset by each change: during long typing a save still happens every `debounce` ms.
-    timer ??= setTimeout(flush, debounce);
+    // Not reset by each change: during long typing a save still happens every `saveWithin` ms.
+    timer ??= setTimeout(flush, saveWithin);
   };
 
   /** Shows `next` if it differs from what is shown. */
@@ -313,8 +317,8 @@ export function createDeviceDocument<Doc extends object>(options: DeviceDocument
     if (document.hidden) flush();
   };
 
-  function start({ debounceMs = 1000, storage: chosen = area() }: DeviceDocumentStart = {}): () => void {
-    debounce = debounceMs;
+  function start({ saveWithinMs = 1000, storage: chosen = area() }: DeviceDocumentStart = {}): () => void {
+    saveWithin = saveWithinMs;
     storage = chosen;
     cancelSave();
     dirty = false;

@@ -143,7 +143,7 @@ for (const build of BUILDS) {
     const said = await shownText(notice(page));
     assert.match(said, 'storage is too full to keep a copy');
     assert.not.match(said, 'a copy was kept');
-    // Typing goes on screen; its save is tried (the debounce has run) and writes nothing, nor does the reload's flush.
+    // Typing goes on screen; its save is tried (the save timer has run) and writes nothing, nor does the reload's flush.
     await firstNote(page).fill('typed while the disk is full');
     await pageTimersDone(page, 1000);
     assert.is(await storedText(page), unreadable, 'the original is still there');

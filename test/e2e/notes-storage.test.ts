@@ -28,7 +28,7 @@ for (const build of BUILDS) {
     const page = await context.newPage();
     await openNotes(page, host.url);
     await firstNote(page).fill('saved before the disk filled up');
-    await until('the debounced save', async () => (await savedNotes(page))?.[0] === 'saved before the disk filled up');
+    await until('the throttled save', async () => (await savedNotes(page))?.[0] === 'saved before the disk filled up');
     const fillers = await fillLocalStorage(page);
     assert.ok(fillers > 5, 'the quota is real (several MB)');
     const longer = 'saved before the disk filled up, and this added while it was full';
@@ -59,7 +59,7 @@ for (const build of BUILDS) {
     assert.match(await shownText(notice(page)), 'could not be read');
     assert.is(await page.evaluate((k) => localStorage.getItem(k + ':backup'), KEY), raw);
     await firstNote(page).fill('the app still works');
-    await until('the debounced save', async () => (await savedNotes(page))?.[0] === 'the app still works');
+    await until('the throttled save', async () => (await savedNotes(page))?.[0] === 'the app still works');
     await page.reload();
     await firstNote(page).waitFor();
     assert.is(await firstNote(page).inputValue(), 'the app still works');
@@ -95,7 +95,7 @@ for (const build of BUILDS) {
       await firstNote(page).fill('kept for this session');
       await page.getByRole('button', { name: 'Add note' }).click();
       await page.getByRole('textbox', { name: 'Note 2' }).waitFor();
-      await pageTimersDone(page, 1000); // the app's debounced save (1 s) has been tried, and failed
+      await pageTimersDone(page, 1000); // the app's throttled save (1 s) has been tried, and failed
       assert.is(await firstNote(page).inputValue(), 'kept for this session');
     } finally {
       await chromium.close();

@@ -35,7 +35,7 @@ for (const build of BUILDS) {
     await note(page, 3).waitFor();
     await page.getByRole('button', { name: 'Delete note 2' }).click();
     await focusIn(page, 2, 'focus on the note after the deleted one');
-    await until('the debounced save', async () => (await savedNotes(page))?.join() === 'groceries,');
+    await until('the throttled save', async () => (await savedNotes(page))?.join() === 'groceries,');
     await page.reload();
     await firstNote(page).waitFor();
     assert.equal(await page.getByRole('textbox').evaluateAll((els) => els.map((e) => (e as HTMLTextAreaElement).value)), ['groceries', '']);
@@ -69,7 +69,7 @@ for (const build of BUILDS) {
     const page = await context.newPage();
     await openNotes(page, host.url);
     await firstNote(page).fill('reloaded at once');
-    await page.reload(); // well within the 1 s save debounce
+    await page.reload(); // well within the 1 s save delay
     await firstNote(page).waitFor();
     assert.is(await firstNote(page).inputValue(), 'reloaded at once');
     await firstNote(page).fill('closed at once');

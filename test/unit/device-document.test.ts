@@ -1,5 +1,5 @@
 // The device document on its own (src/offline/device-document.ts), with a tiny kind of data that
-// is not notes: a preference that the later choice wins. Debounced saves, flushes, bad storage,
+// is not notes: a preference that the later choice wins. Throttled saves, flushes, bad storage,
 // two tabs, restore, and a second document beside it, on happy-dom with a fake clock.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -57,8 +57,8 @@ test('before start it holds the empty document, not loaded (the prerendered stat
   assert.equal(theme.getServerSnapshot(), { doc: EMPTY, outdated: false, loaded: false }, 'the server snapshot never changes');
 });
 
-test('a change is saved once the debounce has passed since the first unsaved change, with the format version as `v`', async () => {
-  stop = theme.start({ debounceMs: 300 });
+test('a change is saved once `saveWithinMs` has passed since the first unsaved change, with the format version as `v`', async () => {
+  stop = theme.start({ saveWithinMs: 300 });
   let notified = 0;
   const unsubscribe = theme.subscribe(() => notified++);
   choose('dark');
@@ -228,7 +228,7 @@ test('what an earlier version kept under a legacy key is merged in at start and 
   dom.win.dispatchEvent(new dom.win.StorageEvent('storage', { key: 'test-app-legacy:theme', newValue: later }));
   assert.is(legacy.getSnapshot().doc.theme, 'light');
   await dom.tick(1000);
-  assert.equal(stored(), { v: 2, theme: 'light', at: 9 }, 'saved under our key after the usual debounce');
+  assert.equal(stored(), { v: 2, theme: 'light', at: 9 }, 'saved under our key after the usual save delay');
   assert.is(localStorage.getItem('test-app-legacy:theme'), later, 'the legacy key is only read');
 });
 

@@ -1,4 +1,4 @@
-// The notes store on happy-dom: debounced saves, flushes, bad storage, and two tabs merging
+// The notes store on happy-dom: throttled saves, flushes, bad storage, and two tabs merging
 // through `storage` events. The model's merge is checked on its own first.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';

@@ -248,9 +248,9 @@ test('the log says why the reload waits (typing, then a hidden tab) and when it 
 });
 
 test('saves what the user typed (a save still pending) before it reloads', async () => {
-  // A save debounce far longer than the stable period makes the race explicit: without the
+  // A save delay far longer than the stable period makes the race explicit: without the
   // flush, the reload would come before the save.
-  const stopNotes = startNotes({ debounceMs: 60_000 });
+  const stopNotes = startNotes({ saveWithinMs: 60_000 });
   let storedAtReload: string | null = null;
   // The default reload (reloadAfterFlush), with happy-dom's location.reload replaced so the test
   // can look at storage at the moment of the reload.

@@ -156,7 +156,7 @@ export const fillLocalStorage = (page: Page): Promise<number> =>
 /**
  * Resolves once a timer of `ms` that the page sets now has fired. Timers of one page fire in order
  * of due time (HTML: a timer waits for those set before it with an equal or shorter delay), so
- * every timer the app had already set with a delay up to `ms` (a debounced save) has run by then.
+ * every timer the app had already set with a delay up to `ms` (the notes' throttled save) has run by then.
  */
 export const pageTimersDone = (page: Page, ms: number): Promise<void> =>
   page.evaluate((delay) => new Promise<void>((resolve) => setTimeout(resolve, delay)), ms);
