@@ -5,7 +5,7 @@ import { startConnectivity } from './offline/connectivity';
 import { adoptLegacyStorage } from './offline/legacy-storage';
 import { startQuietMomentWatch } from './offline/quiet-moment';
 import { startReconnect } from './offline/reconnect';
-import { skipRegistrationInDev, startRegistration } from './offline/registration';
+import { skipRegistrationInDev, startRegistration } from './offline/registration/start-registration';
 import { resumeAfterReload, startFocusMemory } from './offline/resume-point';
 import { App } from './ui/App';
 import { startRouter } from './ui/router';

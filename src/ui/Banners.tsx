@@ -1,6 +1,7 @@
 // The status banners: offline, installing, ready, a failed install tried again, update waiting.
 import { connectivity } from '../offline/connectivity';
-import { applyUpdate, registration } from '../offline/registration';
+import { registration } from '../offline/registration/registration-store';
+import { applyUpdate } from '../offline/registration/update-reload';
 import { formatTime } from './format';
 import { useStore } from './useStore';
 

@@ -2,7 +2,7 @@
 // report on its cache, and the network: each state a user can act on has its own words.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import type { RegistrationSnapshot } from '../../src/offline/registration';
+import type { RegistrationSnapshot } from '../../src/offline/registration/registration-store';
 import type { RepairReport } from '../../src/repair-report';
 import { repairText, workerStateText } from '../../src/ui/status/worker-state';
 

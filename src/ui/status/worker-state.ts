@@ -1,6 +1,6 @@
 // The worker's state named the way users can act on it, from what the page knows: the
 // registration (installing, waiting, failed), the worker's last check of its cache, the network.
-import type { RegistrationSnapshot } from '../../offline/registration';
+import type { RegistrationSnapshot } from '../../offline/registration/registration-store';
 import type { RepairReport } from '../../repair-report';
 import { formatCount, formatTime } from '../format';
 
