@@ -4,7 +4,7 @@ import type { Audit } from '../../src/audit';
 import { logTransition } from '../../src/offline/connectivity';
 import { urlOf, verifyPrecache } from '../../src/offline/precache-check';
 import { sri } from '../../src/sri';
-import { Status } from '../../src/ui/status/Status';
+import Status from '../../src/ui/screens/status';
 import { mount, waitFor } from './mount';
 
 const bytes = (s: string) => new TextEncoder().encode(s).buffer as ArrayBuffer;

@@ -4,7 +4,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { RegistrationSnapshot } from '../../src/offline/registration/registration-store';
 import type { RepairReport } from '../../src/repair-report';
-import { repairText, workerStateText } from '../../src/ui/status/worker-state';
+import { repairText, workerStateText } from '../../src/ui/screens/status/worker-state';
 
 const test = suite('status: worker state and repairs');
 const worker = (patch: Partial<RegistrationSnapshot>): RegistrationSnapshot => ({

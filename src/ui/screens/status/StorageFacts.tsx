@@ -1,0 +1,58 @@
+// The status screen's "Storage": used and quota, and whether the browser keeps the app's data.
+import { useEffect, useState } from 'react';
+import { askToPersist, persistence, type PersistAsk } from '../../../offline/persistence';
+import { formatSize } from '../../format';
+import { useStore } from '../../useStore';
+import { Facts } from './Facts';
+
+/** What the page knows of the device's storage: nothing yet, not reported, or an estimate. */
+type StorageReport =
+  | { status: 'unknown' }
+  | { status: 'unsupported' }
+  | { status: 'known'; usage: number; quota: number; persisted: boolean };
+
+/** Used and quota, and whether the browser keeps our data under storage pressure. */
+export function StorageFacts() {
+  const [report, setReport] = useState<StorageReport>({ status: 'unknown' });
+  const asked = useStore(persistence);
+  // Read in an effect, never while rendering: the prerendered HTML (no navigator at build time)
+  // and the first render in the page must be the same neutral rows. Read again after each ask.
+  // biome-ignore lint/correctness/useExhaustiveDependencies(asked): not read, a trigger: an answer to the ask can change what the browser reports
+  useEffect(() => {
+    const storage = navigator.storage;
+    if (!storage) {
+      setReport({ status: 'unsupported' });
+      return;
+    }
+    Promise.all([storage.estimate(), storage.persisted()]).then(([estimate, persisted]) =>
+      setReport({ status: 'known', usage: estimate.usage ?? 0, quota: estimate.quota ?? 0, persisted }),
+    );
+  }, [asked]);
+  if (report.status === 'unsupported') return <p>Not reported by this browser.</p>;
+  const known = report.status === 'known' ? report : undefined;
+  return (
+    <>
+      <Facts
+        rows={[
+          ['Used', known?.quota ? `${formatSize(known.usage)} of ${formatSize(known.quota)}` : '…'],
+          ['Persistent', known ? persistenceText(known.persisted, asked) : '…'],
+        ]}
+      />
+      {known && !known.persisted && (
+        <p>
+          <button type="button" onClick={() => askToPersist().catch(() => {})}>
+            Keep data on this device
+          </button>
+        </p>
+      )}
+      <p>Whatever the browser decides, a backup file (on the Notes screen) is what keeps your notes safe.</p>
+    </>
+  );
+}
+
+/** Whether storage is persistent, and if not, why it matters or that the browser said no. */
+function persistenceText(persisted: boolean, asked: PersistAsk): string {
+  if (persisted) return 'yes';
+  if (asked === 'declined') return 'no: the browser declined';
+  return 'no: may be cleared when space runs low';
+}
