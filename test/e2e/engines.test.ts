@@ -476,6 +476,46 @@ for (const [index, build] of BUILDS.entries()) {
   );
 
   /**
+   * The page's own Content-Security-Policy is enforced where the host sends none (issue 35): python
+   * sends no headers, so what refuses here is the <meta> the build writes first in every page. An
+   * inline script and a script from another origin (localhost: the same server by another name)
+   * are refused, each with a `securitypolicyviolation` (the positive signal); then neither ran nor
+   * was fetched. The tab's problems() sees the refusals too (Chromium's console, Firefox's uncaught
+   * errors, WebKit's page-side hook), so the empty lists of the scenarios include "no CSP violation".
+   */
+  async function assertPolicyEnforced(tab: Tab): Promise<void> {
+    assert.is((await fetch(url('/'))).headers.get('content-security-policy'), null, 'python sends no policy header');
+    const probe = new URL('/csp-probe.js', url('/').replace('127.0.0.1', 'localhost')).href;
+    await tab.evaluate((src) => {
+      const page = window as Window & { __cspSeen?: string[] };
+      const seen: string[] = [];
+      page.__cspSeen = seen;
+      document.addEventListener('securitypolicyviolation', (e) => seen.push(`${e.violatedDirective} ${e.blockedURI}`));
+      const inline = document.createElement('script');
+      inline.textContent = 'window.__cspInlineRan = true';
+      document.head.append(inline);
+      const other = document.createElement('script');
+      other.src = src;
+      document.head.append(other);
+    }, probe);
+    const seen = await until('the page to report two refusals', () =>
+      tab.evaluate(() => {
+        const reported = (window as Window & { __cspSeen?: string[] }).__cspSeen ?? [];
+        return reported.length >= 2 ? reported : null;
+      }),
+    );
+    // All three engines name the directive that applied to a <script> element (CSP Level 3).
+    assert.equal(seen.sort(), [`script-src-elem ${probe}`, 'script-src-elem inline']);
+    assert.is(await tab.evaluate(() => '__cspInlineRan' in window), false, 'the inline script did not run');
+    await host.logged();
+    assert.not.ok(requestsSince(host, 0).includes('/csp-probe.js'), 'the other origin was never asked');
+    await until(
+      'the refusals among the tab problems',
+      async () => (await tab.problems()).filter((problem) => /Content.Security.Policy|CSP violation/i.test(problem)).length >= 2,
+    );
+  }
+
+  /**
    * After a reconnect reload: the log (kept across the reload) shows the probe right before the
    * one reload, and nothing after it. That is the positive signal that makes "no second reload"
    * provable without waiting: the note rendered, so the new document's start-up (connectivity
@@ -616,6 +656,14 @@ for (const [index, build] of BUILDS.entries()) {
       // Every placeholder of the app ends in "…" (Loading…, Checking…, storage "…"): none left
       // means the screen's own fetches are done.
       await until(`${p} to finish loading`, async () => !(await tab.text()).includes('…'));
+      // Loaded before WebKit's problem hooks listen (after-load): a stylesheet the page's own
+      // policy refused would have no sheet (the script is proven by the rendered screen).
+      assert.ok(
+        await tab.evaluate(() =>
+          [...document.querySelectorAll<HTMLLinkElement>('link[rel="stylesheet"]')].every((link) => link.sheet !== null),
+        ),
+        `${p}: the stylesheet applies`,
+      );
     }
     await assertNoProblems(tab);
     // evaluate() runs in the page's own JS world, not an isolated one: it sees the expando that
@@ -639,6 +687,7 @@ for (const [index, build] of BUILDS.entries()) {
       const seen = await tab.problems();
       return seen.some((p) => p.includes('control error')) && seen.some((p) => p.includes('control exception'));
     });
+    await assertPolicyEnforced(tab);
     if (ENGINE === 'firefox') {
       // The Firefox rule in problemsOf() is narrow: a real failure of the worker's answer (a file it
       // does not cache, with the server down) is still an error.
