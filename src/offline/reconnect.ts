@@ -114,6 +114,9 @@ export function startReconnect({
     nextBackoffMs = backoffMs;
     if (reloadPending) scheduleAttempt(stableMs);
   };
+  // The browser's own events, not the connectivity store: each event is one step of this policy
+  // (the store also changes on every probe answer, this policy's own included), and it needs no
+  // other module started first.
   addEventListener('offline', onOffline);
   addEventListener('online', onOnline);
   return () => {
