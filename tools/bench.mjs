@@ -29,8 +29,8 @@ import { parseArgs } from './bench/options.mjs';
 import { measureReconnect } from './bench/reconnect.mjs';
 import { RESULTS_FILE, machine, printTable, tableRows, writeResults } from './bench/report.mjs';
 import { ROOT } from './bench/root.mjs';
-import { CHROME_ARGS, chromePath } from './chromium.mjs';
-import { BUILDS } from './test-sites.mjs';
+import { CHROME_ARGS, chromePath } from '../test/harness/chromium.mjs';
+import { BUILDS } from '../test/harness/test-sites.mjs';
 
 // Children run in process groups of their own (tools/run.mjs): a signal ends the bench through
 // process.exit, whose exit handlers take each group down with it.
@@ -41,7 +41,7 @@ for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.once(signal, () =>
 /**
  * Measures the selected parts for one build; resolves to { part: result }.
  * @param {import('playwright-core').Browser} browser
- * @param {{ name: import('./test-sites.mjs').BuildName, preact: boolean }} build
+ * @param {{ name: import('../test/harness/test-sites.mjs').BuildName, preact: boolean }} build
  * @param {import('./bench/options.mjs').BenchOptions} options
  * @returns {Promise<BuildResults>}
  */
@@ -90,7 +90,7 @@ async function measureOneBuild(browser, { name, preact }, options) {
 async function main() {
   const options = parseArgs(process.argv.slice(2));
   const browser = await chromium.launch({ executablePath: chromePath(), args: CHROME_ARGS });
-  /** @type {Partial<Record<import('./test-sites.mjs').BuildName, BuildResults>>} */
+  /** @type {Partial<Record<import('../test/harness/test-sites.mjs').BuildName, BuildResults>>} */
   const results = {};
   let startedOn;
   try {

@@ -7,8 +7,9 @@ import { pathToFileURL } from 'node:url';
 import ts from 'typescript';
 
 /**
- * The programs `npm test` and the build check: page code, the worker, and (tests only) test/ and
- * the tools' own JavaScript (build.mjs and tools/, checked from their JSDoc types).
+ * The programs `npm test` and the build check: page code, the worker, and (tests only) test/,
+ * the tools' own JavaScript (build.mjs and tools/) and the test harness's (test/harness/), both
+ * checked from their JSDoc types.
  * @type {Record<string, Program>}
  */
 export const PROGRAMS = {
@@ -16,6 +17,7 @@ export const PROGRAMS = {
   sw: { config: 'tsconfig.json', files: ['sw.ts'], lib: ['lib.es2022.d.ts', 'lib.webworker.d.ts'] },
   test: { config: 'test/tsconfig.json' },
   tools: { config: 'tools/tsconfig.json' },
+  harness: { config: 'test/harness/tsconfig.json' },
 };
 
 /**

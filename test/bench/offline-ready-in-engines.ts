@@ -1,5 +1,5 @@
 // Offline-ready in one browser engine, for `npm run bench` (tools/bench/engines.mjs runs it in
-// Firefox and WebKit through tools/engines.mjs, WebKit inside its own network namespace and Xvfb,
+// Firefox and WebKit through test/harness/engines.mjs, WebKit inside its own network namespace and Xvfb,
 // so the sites are served from inside that process). On each profile (a link: loopback, or a
 // paced one), first visits in fresh profiles to each site in turn: when
 // `navigator.serviceWorker.ready` resolved and when `load` started, both measured by the page. Not

@@ -1,10 +1,10 @@
-// @web/test-runner config: Debian's Chromium, headless. tools/test.mjs bundles test/browser/*.test.tsx
+// @web/test-runner config: Debian's Chromium, headless. test/harness/runner.mjs bundles test/browser/*.test.tsx
 // twice (React and Preact builds) and passes the bundles in WTR_FILES; the counting reporter writes
 // { passed, failed } to WTR_RESULT so `npm test` can sum every suite.
 import { writeFileSync } from 'node:fs';
 import { defaultReporter } from '@web/test-runner';
 import { chromeLauncher } from '@web/test-runner-chrome';
-import { CHROME_ARGS, chromePath } from '../../tools/chromium.mjs';
+import { CHROME_ARGS, chromePath } from '../harness/chromium.mjs';
 
 /** Counts tests over all sessions; a session that failed to load counts as one failure. */
 function countingReporter() {

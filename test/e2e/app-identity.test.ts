@@ -7,7 +7,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { APP_NAME, appId, cachePrefixOf, LEGACY_KEY_PREFIX, storageKey } from '../../src/app-name';
-import { SECOND_BASE, TEST_BASE } from '../../tools/test-sites.mjs';
+import { SECOND_BASE, TEST_BASE } from '../harness/test-sites.mjs';
 import { caretOf, cacheNames, countLoads, firstNote, savedNotes, waitReady } from './lib/app';
 import { freshContext } from './lib/browser';
 import { type HostKind, startHost } from './lib/hosts';

@@ -3,7 +3,7 @@
 // an update that arrives with exactly one reload, a broken update that never installs, the kill
 // switch, and no console errors. Written once against the engine-neutral driver (lib/driver.ts);
 // ENGINE (chromium | firefox | webkit, default chromium) picks the browser and BUILD (react | preact,
-// default both) the build. Run by hand with `node tools/engines.mjs firefox react`.
+// default both) the build. Run by hand with `node test/harness/engines.mjs firefox react`.
 //
 // Where an engine cannot express a step, a comment says so and the test asserts what it can show.
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -16,7 +16,7 @@ import { requestsSince, startHost, type Host } from './lib/hosts';
 import { launchEngine } from './lib/launch-engine';
 import { APP_NAME, audit, copySite, site } from './lib/site';
 import { sleep, until } from './lib/wait';
-import { missingEngine } from '../../tools/engines.mjs';
+import { missingEngine } from '../harness/engines.mjs';
 import { listScreens } from '../../tools/screens.mjs';
 import { CACHE_PREFIX, storageKey } from '../../src/app-name';
 

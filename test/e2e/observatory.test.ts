@@ -1,4 +1,4 @@
-// The MDN HTTP Observatory's scanner (npm @mdn/mdn-http-observatory, through tools/observatory.mjs)
+// The MDN HTTP Observatory's scanner (npm @mdn/mdn-http-observatory, through test/harness/observatory.mjs)
 // scores what the hosts really send: the preview server, nginx with deploy/nginx.conf and Cloudflare
 // Pages' runtime with `_headers` (which adds `Access-Control-Allow-Origin: *` to every file) over
 // plain HTTP, where only the two tests that need TLS may fail (redirection to HTTPS, HSTS), and nginx
@@ -9,21 +9,29 @@ import { execFileSync, spawn } from 'node:child_process';
 import path from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import type { observatoryScore } from '../../tools/observatory.mjs';
+import type { observatoryScore } from '../harness/observatory.mjs';
 import { startHost, startNginxHttps, type HostKind } from './lib/hosts';
 import { freePort } from './lib/processes';
 import { site, temp } from './lib/site';
 
-/** A whole scan, as tools/observatory.mjs prints it with --json: the graded score and every test. */
+/** A whole scan, as test/harness/observatory.mjs prints it with --json: the graded score and every test. */
 type Scan = Awaited<ReturnType<typeof observatoryScore>>;
 
 /**
- * Runs tools/observatory.mjs in a process of its own (asynchronously: the preview server answers
+ * Runs test/harness/observatory.mjs in a process of its own (asynchronously: the preview server answers
  * in this one), with `env` added: NODE_EXTRA_CA_CERTS is read only when Node starts.
  */
 function scan(httpPort: number, httpsPort: number, env: Record<string, string> = {}): Promise<Scan> {
   return new Promise((resolve, reject) => {
-    const args = ['tools/observatory.mjs', '127.0.0.1', '--http-port', String(httpPort), '--https-port', String(httpsPort), '--json'];
+    const args = [
+      'test/harness/observatory.mjs',
+      '127.0.0.1',
+      '--http-port',
+      String(httpPort),
+      '--https-port',
+      String(httpsPort),
+      '--json',
+    ];
     const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
     let stdout = '';
     let stderr = '';

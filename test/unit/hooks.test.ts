@@ -1,5 +1,5 @@
 // The shared suite setup (test/e2e/lib/hooks.ts), run the way `npm test` runs a test file: a
-// bundled file under tools/uvu-run.mjs, in its own Node process.
+// bundled file under test/harness/uvu-run.mjs, in its own Node process.
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -40,7 +40,7 @@ hooks('a failed setup is printed with its suite and reason, and its tests count 
       packages: 'external',
       logLevel: 'error',
     });
-    const result = spawnSync(process.execPath, [path.join(root, 'tools/uvu-run.mjs'), bundled], {
+    const result = spawnSync(process.execPath, [path.join(root, 'test/harness/uvu-run.mjs'), bundled], {
       encoding: 'utf8',
       env: { ...process.env, FORCE_COLOR: '0' },
     });

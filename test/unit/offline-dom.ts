@@ -1,7 +1,7 @@
 // A happy-dom window installed as the globals the offline core reads (window, document,
 // navigator, storage, events), with switches for what happy-dom cannot change by itself
 // (`navigator.onLine`, `document.hidden`), and a fake clock for setTimeout/Date.now.
-// Install in a suite's `before` hook, not at import: tools/uvu-run.mjs imports every unit test
+// Install in a suite's `before` hook, not at import: test/harness/uvu-run.mjs imports every unit test
 // file into one process before any suite runs.
 import { Window } from 'happy-dom';
 

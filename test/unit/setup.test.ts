@@ -1,4 +1,4 @@
-// What `npm test` installs on a machine that lacks the browsers and hosts (tools/setup.mjs): the
+// What `npm test` installs on a machine that lacks the browsers and hosts (test/harness/setup.mjs): the
 // packages for exactly the missing programs, WebKit's and nginx's without their recommends, each
 // package once; and, where it cannot install, one line per program with the command to run.
 import { suite } from 'uvu';
@@ -14,7 +14,7 @@ import {
   requirements,
   WRANGLER_VERSION,
   wranglerInstall,
-} from '../../tools/setup.mjs';
+} from '../harness/setup.mjs';
 
 const test = suite('test machine setup');
 

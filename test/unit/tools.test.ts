@@ -1,8 +1,9 @@
-// The shape of tools/ (and build.mjs): no import cycle, no file over 400 lines, `npm run verify`
-// loads no bundler, and the icons module draws the committed icons without writing on import.
-// Imports are read from the source text (static `import … from`, `export … from`, bare `import '…'`
-// and `import('…')` with a literal), which is how every module in tools/ imports; comments are
-// left out first, so JSDoc's type-only `import('…')` loads nothing here, as at run time.
+// The shape of tools/ (and build.mjs) and of the test harness's JavaScript (test/harness/): no
+// import cycle, no file over 400 lines, `npm run verify` loads no bundler, and the icons module
+// draws the committed icons without writing on import. Imports are read from the source text
+// (static `import … from`, `export … from`, bare `import '…'` and `import('…')` with a literal),
+// which is how every module here imports; comments are left out first, so JSDoc's type-only
+// `import('…')` loads nothing here, as at run time.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -17,17 +18,20 @@ const LINE_LIMIT = 400;
 const COMMENTS = /\/\*[\s\S]*?\*\/|^\s*\/\/.*$/gm;
 const IMPORT = /(?:\bimport|\bexport)\s*(?:[^'"`;]*?\bfrom\s*)?['"]([^'"]+)['"]|\bimport\(\s*['"]([^'"]+)['"]\s*\)/g;
 
-/** The tools' own modules: build.mjs and every .mjs under tools/, as paths relative to the root. */
+/** The folders of node-side JavaScript: the template's tools, then the test harness. */
+const FOLDERS = ['tools', 'test/harness'];
+
+/** The tools' own modules: build.mjs and every .mjs under FOLDERS, as paths relative to the root. */
 function toolModules(): string[] {
   const found = ['build.mjs'];
   const walk = (dir: string) => {
     for (const entry of readdirSync(path.join(root, dir), { withFileTypes: true })) {
       const relative = path.posix.join(dir, entry.name);
-      if (entry.isDirectory()) walk(relative);
+      if (entry.isDirectory() && entry.name !== 'node_modules') walk(relative);
       else if (entry.name.endsWith('.mjs')) found.push(relative);
     }
   };
-  walk('tools');
+  for (const folder of FOLDERS) walk(folder);
   return found.sort();
 }
 
@@ -100,18 +104,19 @@ shape('the import reader sees the imports (a check that reads nothing would pass
   );
 });
 
-shape('every import of tools/ names a module that exists', () => {
+shape('every import of tools/ and test/harness/ names a module that exists', () => {
   for (const [file, imported] of graph) {
-    for (const target of imported) assert.ok(graph.has(target), `${file} imports ${target}, which is not a module of tools/`);
+    for (const target of imported)
+      assert.ok(graph.has(target), `${file} imports ${target}, which is not a module of ${FOLDERS.join(' or ')}`);
   }
 });
 
-shape('no import cycle in tools/ and build.mjs', () => {
+shape('no import cycle in tools/, test/harness/ and build.mjs', () => {
   const cycle = firstCycle(graph);
   assert.is(cycle, undefined, `import cycle: ${cycle?.join(' -> ')}`);
 });
 
-shape(`no file in tools/ is over ${LINE_LIMIT} lines`, () => {
+shape(`no file in tools/ or test/harness/ is over ${LINE_LIMIT} lines`, () => {
   for (const file of modules) {
     const lines = readFileSync(path.join(root, file), 'utf8').split('\n').length - 1;
     assert.ok(lines <= LINE_LIMIT, `${file} has ${lines} lines`);

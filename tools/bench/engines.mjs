@@ -1,12 +1,12 @@
 // Part 4b, engines: offline-ready in Firefox and WebKit through the test suite's own launchers
-// (test/bench/offline-ready-in-engines.ts, run by tools/engines.mjs, WebKit in its network
+// (test/bench/offline-ready-in-engines.ts, run by test/harness/engines.mjs, WebKit in its network
 // namespace and Xvfb). First visits on loopback and on the load part's slow link, each site served
 // as the load part serves it compressed (precompressed copies made alike for every site): ours and,
 // with --compare, the other site in turn. Navigation -> `serviceWorker.ready` and `load` -> ready.
 // Numbers only, no targets.
 import path from 'node:path';
-import { missingEngine, runEngineTest } from '../engines.mjs';
-import { bundleTests } from '../test-bundle.mjs';
+import { missingEngine, runEngineTest } from '../../test/harness/engines.mjs';
+import { bundleTests } from '../../test/harness/test-bundle.mjs';
 import { SLOW_PACE } from './load.mjs';
 import { median } from './median.mjs';
 import { ROOT } from './root.mjs';

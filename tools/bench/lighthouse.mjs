@@ -2,8 +2,8 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { CHROME_ARGS, chromePath } from '../chromium.mjs';
-import { startInGroup } from '../run.mjs';
+import { CHROME_ARGS, chromePath } from '../../test/harness/chromium.mjs';
+import { startInGroup } from '../../test/harness/process-group.mjs';
 import { listen } from '../serve/server.mjs';
 import { ROOT } from './root.mjs';
 

@@ -10,7 +10,7 @@
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { runInGroup } from '../run.mjs';
+import { runInGroup } from '../../test/harness/process-group.mjs';
 import { ROOT } from './root.mjs';
 
 const TEMPLATE = path.join(ROOT, 'tools', 'bench', 'vite-peer');

@@ -7,7 +7,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core';
-import { CHROME_ARGS, chromePath, chromiumShellPath } from '../../../tools/chromium.mjs';
+import { CHROME_ARGS, chromePath, chromiumShellPath } from '../../harness/chromium.mjs';
 import { until } from './wait';
 
 /**

@@ -1,8 +1,8 @@
 // The engine-neutral driver (driver.ts) over Debian's Chromium with playwright-core: one browser
 // per test file, a fresh `newContext({ serviceWorkers: 'allow' })` per profile.
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
-import { CHROME_ARGS } from '../../../tools/chromium.mjs';
-import { engineExecutables, missingEngine } from '../../../tools/engines.mjs';
+import { CHROME_ARGS } from '../../harness/chromium.mjs';
+import { engineExecutables, missingEngine } from '../../harness/engines.mjs';
 import { clickableXPath, labelledXPath, type Engine, type Profile, type Tab } from './driver';
 
 /** Launches Debian's Chromium headless (CHROME_PATH overrides); throws one line when it is not installed. */

@@ -2,7 +2,7 @@
 // WebDriver BiDi to it. One browser per test file (launch ≈ 2.5 s), `createBrowserContext()` per
 // profile: a new install, empty caches and storage.
 import puppeteer, { type Browser, type BrowserContext, type Page } from 'puppeteer-core';
-import { engineExecutables, missingEngine } from '../../../tools/engines.mjs';
+import { engineExecutables, missingEngine } from '../../harness/engines.mjs';
 import { clickableXPath, labelledXPath, type Engine, type Profile, type Tab } from './driver';
 
 /** Launches Firefox ESR headless (FIREFOX_PATH overrides); throws one line when it is not installed. */

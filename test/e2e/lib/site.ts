@@ -1,10 +1,10 @@
-// The built sites the tests run against (built once per run by tools/test.mjs, see
-// tools/test-sites.mjs), what the build says about them, and temporary copies to tamper with.
+// The built sites the tests run against (built once per run by test/harness/runner.mjs, see
+// test/harness/test-sites.mjs), what the build says about them, and temporary copies to tamper with.
 import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Audit } from '../../../src/audit';
-import { BUILDS, copySources as copySourcesTo, type BuildName, type Variant } from '../../../tools/test-sites.mjs';
+import { BUILDS, copySources as copySourcesTo, type BuildName, type Variant } from '../../harness/test-sites.mjs';
 
 export { BUILDS, type BuildName, type Variant };
 
@@ -19,7 +19,7 @@ let sites: Record<BuildName, Record<Variant, string>> | undefined;
 export function site(build: BuildName, variant: Variant): string {
   if (!sites) {
     const file = process.env.TEST_SITES;
-    if (!file) throw new Error('TEST_SITES is not set: run the end-to-end tests with `node tools/test.mjs e2e`, which builds the sites');
+    if (!file) throw new Error('TEST_SITES is not set: run the end-to-end tests with `npm test -- e2e`, which builds the sites');
     sites = JSON.parse(readFileSync(file, 'utf8')) as Record<BuildName, Record<Variant, string>>;
   }
   return sites[build][variant];

@@ -1,18 +1,18 @@
 // The engine-neutral driver (driver.ts) over WebKitGTK: selenium-webdriver as the client of
 // WebKitWebDriver, which starts one MiniBrowser per session (≈ 0.3 s; each session a fresh
 // ephemeral profile with service workers and CacheStorage on). There is no headless mode: the test
-// runs under its own Xvfb, inside the network namespace that tools/engines.mjs makes, where
+// runs under its own Xvfb, inside the network namespace that test/harness/engines.mjs makes, where
 // "offline" is a virtual link going down.
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
 import { Builder, By, until as seleniumUntil, type WebDriver, type WebElement } from 'selenium-webdriver';
 import type { Command } from 'selenium-webdriver/lib/command';
-import { engineExecutables, inEngineNamespace, missingEngine, setNamespaceNetwork } from '../../../tools/engines.mjs';
+import { engineExecutables, inEngineNamespace, missingEngine, setNamespaceNetwork } from '../../harness/engines.mjs';
 import { clickableXPath, labelledXPath, type Engine, type Profile, type Tab } from './driver';
 import { freePort, stopProcess } from './processes';
 import { until } from './wait';
 
 const HOW_TO_RUN =
-  'the WebKit tests run inside the network namespace and Xvfb that tools/engines.mjs sets up: node tools/engines.mjs webkit react';
+  'the WebKit tests run inside the network namespace and Xvfb that test/harness/engines.mjs sets up: node test/harness/engines.mjs webkit react';
 
 /**
  * Starts WebKitWebDriver (WEBKIT_DRIVER_PATH overrides) for MiniBrowser (MINIBROWSER_PATH

@@ -1,15 +1,15 @@
 // Cloudflare Pages' own runtime on this machine: `wrangler pages dev` (npm wrangler, which runs
 // workerd, Cloudflare's runtime, from a binary in an npm package; no network needed). npm test
-// installs the pinned version into its cache (tools/setup.mjs) and names it in WRANGLER_PATH.
+// installs the pinned version into its cache (test/harness/setup.mjs) and names it in WRANGLER_PATH.
 // wrangler prints one line per request it answered, which is the host's request log.
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
-import { startInGroup, stopInGroup, type GroupChild } from '../../../tools/run.mjs';
+import { startInGroup, stopInGroup, type GroupChild } from '../../harness/process-group.mjs';
 import { accepting, freePort } from './processes';
 import { sleep, until } from './wait';
 
-/** The launcher `npm test` installed (tools/setup.mjs ensureWrangler()). */
+/** The launcher `npm test` installed (test/harness/setup.mjs ensureWrangler()). */
 const WRANGLER = process.env.WRANGLER_PATH ?? '';
 
 /**
@@ -48,10 +48,11 @@ class PortTaken extends Error {}
  * a start is tried again, with a new inspector port and the same `port`: the origin must not change.
  */
 export async function startWrangler(root: string, port: number, prefix: string, log: { method: string; url: string }[]): Promise<Wrangler> {
-  if (!WRANGLER)
-    throw new Error('WRANGLER_PATH is not set: run the end-to-end tests with `node tools/test.mjs e2e`, which installs wrangler');
+  if (!WRANGLER) throw new Error('WRANGLER_PATH is not set: run the end-to-end tests with `npm test -- e2e`, which installs wrangler');
   if (!existsSync(WRANGLER))
-    throw new Error(`wrangler not found at ${WRANGLER}: npm test installs it into its cache (tools/setup.mjs), or set WRANGLER_PATH`);
+    throw new Error(
+      `wrangler not found at ${WRANGLER}: npm test installs it into its cache (test/harness/setup.mjs), or set WRANGLER_PATH`,
+    );
   for (let attempt = 1; ; attempt++) {
     try {
       return await startWranglerOnce(root, port, prefix, log);

@@ -2,7 +2,7 @@
 // Scores a host's headers the way the MDN HTTP Observatory does, on any port (its own CLI scans
 // only ports 80 and 443): its scanner's retrieve() and tests (npm @mdn/mdn-http-observatory),
 // graded as its scan() grades them. Usage:
-//   node tools/observatory.mjs HOST --http-port N [--https-port M] [--path /] [--json]
+//   node test/harness/observatory.mjs HOST --http-port N [--https-port M] [--path /] [--json]
 // Over HTTPS the scanner checks the certificate (a failure there fails redirection and HSTS): for
 // a self-signed one, start Node with NODE_EXTRA_CA_CERTS=cert.pem.
 import { existsSync, writeFileSync } from 'node:fs';
@@ -18,7 +18,7 @@ import path from 'node:path';
  * @typedef {{ httpPort?: number, httpsPort?: number, path?: string }} ScanTarget
  */
 
-const USAGE = 'usage: node tools/observatory.mjs HOST --http-port N [--https-port M] [--path /] [--json]';
+const USAGE = 'usage: node test/harness/observatory.mjs HOST --http-port N [--https-port M] [--path /] [--json]';
 const PACKAGE = '@mdn/mdn-http-observatory';
 
 /**

@@ -33,7 +33,7 @@ const commandPath = (command) => onPath(command) ?? command;
 /**
  * The programs the browser and end-to-end suites need, each where the tests look for it. An
  * environment variable overrides Debian's path, as the tests read it: CHROME_PATH and
- * CHROMIUM_SHELL_PATH (tools/chromium.mjs), FIREFOX_PATH, MINIBROWSER_PATH, WEBKIT_DRIVER_PATH,
+ * CHROMIUM_SHELL_PATH (chromium.mjs), FIREFOX_PATH, MINIBROWSER_PATH, WEBKIT_DRIVER_PATH,
  * NGINX_PATH, and WRANGLER_PATH for Pages' runtime (ensureWrangler below).
  * @returns {Requirement[]}
  */
@@ -258,7 +258,7 @@ export function ensureWrangler(cache, say = console.log) {
   mkdirSync(dir, { recursive: true });
   const manifest = {
     private: true,
-    description: 'wrangler for the tests on Cloudflare Pages (tools/setup.mjs)',
+    description: 'wrangler for the tests on Cloudflare Pages (test/harness/setup.mjs)',
     dependencies: { wrangler: WRANGLER_VERSION },
   };
   writeFileSync(path.join(dir, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);

@@ -3,7 +3,7 @@
 // (uvu + happy-dom), browser (@web/test-runner in Chromium), and end-to-end (uvu + playwright-core
 // against built dist/ folders, and the offline guarantees of test/e2e/engines.test.ts in Chromium,
 // Firefox and WebKit). Prints `N passed, M failed` last.
-// Usage: node tools/test.mjs [lint|types|unit|browser|e2e ...] [--grep TEXT] [--engine chromium,firefox,webkit]
+// Usage: node test/harness/runner.mjs [lint|types|unit|browser|e2e ...] [--grep TEXT] [--engine chromium,firefox,webkit]
 //   (default: all suites, in order; --engine runs only engines.test.ts, in those engines)
 import { existsSync, promises as fs } from 'node:fs';
 import os from 'node:os';
@@ -11,11 +11,11 @@ import path from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
 import { chromePath } from './chromium.mjs';
 import { ENGINES, isEngine, runEngineTest } from './engines.mjs';
-import { runInGroup } from './run.mjs';
+import { runInGroup } from './process-group.mjs';
 import { ensureTestMachine, ensureWrangler } from './setup.mjs';
 import { bundleTests } from './test-bundle.mjs';
 import { buildTestSites } from './test-sites.mjs';
-import { PROGRAMS, typecheckProgram } from './typecheck.mjs';
+import { PROGRAMS, typecheckProgram } from '../../tools/typecheck.mjs';
 
 const root = process.cwd();
 // TEST_CACHE lets two checkouts (or two people) run the suites side by side without clobbering.
@@ -44,7 +44,7 @@ const record = (suite, passed, failed) => {
   console.log(`-- ${suite}: ${passed} passed, ${failed} failed (${seconds} s)\n`);
 };
 
-// Children run in process groups of their own (tools/run.mjs): a signal ends this runner through
+// Children run in process groups of their own (process-group.mjs): a signal ends this runner through
 // process.exit, whose exit handlers take each group down with it.
 for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(sig, () => process.exit(130));
 
@@ -82,7 +82,9 @@ async function lint() {
 }
 
 async function types() {
-  console.log("== type check (tsc --noEmit: app with DOM lib, sw.ts with WebWorker lib, tests, the tools' JavaScript from its JSDoc)");
+  console.log(
+    '== type check (tsc --noEmit: app with DOM lib, sw.ts with WebWorker lib, tests, the JavaScript of tools/ and test/harness/ from its JSDoc)',
+  );
   let passed = 0;
   let failed = 0;
   for (const [name, program] of Object.entries(PROGRAMS)) {
@@ -98,7 +100,9 @@ async function unit() {
   console.log('== unit tests (uvu + happy-dom, test/unit/)');
   const files = await bundleTests({ root, dir: 'unit', outdir: path.join(cache, 'unit'), grep });
   if (!files.length) return record('unit', 0, 0);
-  const { code, out } = await run(process.execPath, ['--enable-source-maps', 'tools/uvu-run.mjs', ...files], { env: { FORCE_COLOR: '0' } });
+  const { code, out } = await run(process.execPath, ['--enable-source-maps', 'test/harness/uvu-run.mjs', ...files], {
+    env: { FORCE_COLOR: '0' },
+  });
   const c = uvuCounts(out, code);
   record('unit', c.passed, c.failed);
 }
@@ -107,7 +111,7 @@ async function unit() {
 let built;
 
 /**
- * Builds every site the e2e tests run against, once per run (tools/test-sites.mjs); resolves to the
+ * Builds every site the e2e tests run against, once per run (test-sites.mjs); resolves to the
  * JSON file that lists their folders, passed to the tests as TEST_SITES.
  */
 function buildSites() {
@@ -177,7 +181,7 @@ async function e2e() {
     console.log(/** @type {Error} */ (err).message);
     return record('e2e', 0, 1);
   }
-  // Cloudflare Pages' runtime, installed into the cache on first use (no dev dependency: tools/setup.mjs).
+  // Cloudflare Pages' runtime, installed into the cache on first use (no dev dependency: setup.mjs).
   const wrangler = ensureWrangler(cache);
   const env = { FORCE_COLOR: '0', CHROME_PATH: chrome, TEST_SITES: sites, WRANGLER_PATH: wrangler };
   const engineFile = files.find((file) => path.basename(file) === ENGINE_TEST);
@@ -191,7 +195,7 @@ async function e2e() {
       .reverse()
       .map((engine) => () => runEngineTest({ engine, file: /** @type {string} */ (engineFile), env, capture: true })),
     ...chromiumFiles.map(
-      (file) => () => run(process.execPath, ['--enable-source-maps', 'tools/uvu-run.mjs', file], { capture: true, env }),
+      (file) => () => run(process.execPath, ['--enable-source-maps', 'test/harness/uvu-run.mjs', file], { capture: true, env }),
     ),
   ];
   // One process per file, two at a time (these machines have 2 cores); output printed per file.
@@ -214,7 +218,7 @@ async function e2e() {
 
 /** @type {Record<string, () => Promise<void>>} */
 const suites = { lint, types, unit, browser, e2e };
-// Browsers and hosts from Debian, installed here when missing (tools/setup.mjs): the README's two
+// Browsers and hosts from Debian, installed here when missing (setup.mjs): the README's two
 // commands are all a new machine gets.
 if (wanted.some((name) => name === 'browser' || name === 'e2e')) ensureTestMachine();
 for (const name of wanted) {

@@ -1,5 +1,5 @@
 // Runs bundled uvu test files in one process, as `uvu` does, so their counts add up in one summary.
-// Usage: node tools/uvu-run.mjs file.mjs [...]
+// Usage: node test/harness/uvu-run.mjs file.mjs [...]
 import { pathToFileURL } from 'node:url';
 import path from 'node:path';
 

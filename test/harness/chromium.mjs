@@ -1,5 +1,5 @@
 // Debian's Chromium (the full browser and its headless shell) as every test and the bench launch
-// it. Plain JS, so the bench (tools/bench/) and test/browser/wtr.config.mjs import it unbundled.
+// it. Plain JS, so the bench (test/bench/) and test/browser/wtr.config.mjs import it unbundled.
 
 /**
  * As root Chromium needs --no-sandbox (Playwright adds it, web-test-runner does not); the rest keep

@@ -1,12 +1,12 @@
 // The one test bundler: test files bundled by esbuild with the build's constants, for Node
-// (packages stay external) or for the browser. tools/test.mjs and tools/engines.mjs both use it.
+// (packages stay external) or for the browser. runner.mjs and engines.mjs both use it.
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { esbuild } from './build/bundle.mjs';
-import { listFiles } from './build/list-files.mjs';
-import { appIdentity, readPackageJson } from './config.mjs';
-import { pageDefines } from './defines.mjs';
-import { screensPlugin } from './screens.mjs';
+import { esbuild } from '../../tools/build/bundle.mjs';
+import { listFiles } from '../../tools/build/list-files.mjs';
+import { appIdentity, readPackageJson } from '../../tools/config.mjs';
+import { pageDefines } from '../../tools/defines.mjs';
+import { screensPlugin } from '../../tools/screens.mjs';
 
 /**
  * Bundles every *.test.ts(x) under test/`dir` (or every file `entries` matches) whose path

@@ -5,8 +5,8 @@
 // command can take a page offline, so the tests switch a virtual link of a private namespace and
 // leave the machine's network alone.
 //
-// For tools/test.mjs: `missingEngine(name)` and `runEngineTest({ engine, file, ... })`.
-// By hand:   node tools/engines.mjs <chromium|firefox|webkit>[,...] [react|preact|both] [--parallel] [--grep TEXT]
+// For the runner (runner.mjs): `missingEngine(name)` and `runEngineTest({ engine, file, ... })`.
+// By hand:   node test/harness/engines.mjs <chromium|firefox|webkit>[,...] [react|preact|both] [--parallel] [--grep TEXT]
 // bundles test/e2e/engines.test.ts (or the test files matching --grep) and runs them per engine.
 import { execFile, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -14,7 +14,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { onPath } from './on-path.mjs';
-import { runInGroup } from './run.mjs';
+import { runInGroup } from './process-group.mjs';
 
 /** @typedef {'chromium' | 'firefox' | 'webkit'} EngineName */
 
@@ -42,7 +42,7 @@ export const NETNS_LINK = 'wkv0';
 
 const APT_WEBKIT = 'apt-get install -y --no-install-recommends webkit2gtk-driver xvfb xauth';
 const self = fileURLToPath(import.meta.url);
-const root = path.dirname(path.dirname(self));
+const root = path.resolve(path.dirname(self), '..', '..');
 const execFileAsync = promisify(execFile);
 
 /**
@@ -120,8 +120,8 @@ export async function inEngineNamespace() {
 const run = (cmd, argv, options = {}) => runInGroup(cmd, argv, { cwd: root, ...options });
 
 /**
- * Runs one bundled test file (an .mjs made from a test/e2e/*.test.ts, as tools/test.mjs makes them)
- * for one engine, through tools/uvu-run.mjs; resolves to { code, out } like tools/test.mjs run().
+ * Runs one bundled test file (an .mjs made from a test/e2e/*.test.ts, as runner.mjs makes them)
+ * for one engine, through uvu-run.mjs; resolves to { code, out } like runner.mjs run().
  * The test reads ENGINE and BUILD from its environment (no `build`: both builds, in one process
  * sharing one browser). WebKit runs inside `unshare --net` with a
  * veth link as its network and an Xvfb of its own; Chromium and Firefox run plainly.
@@ -137,7 +137,7 @@ export async function runEngineTest({ engine, file, build, env = {}, capture = f
     return { code: 1, out: missing + '\n' };
   }
   const testEnv = { FORCE_COLOR: '0', ...env, ENGINE: engine, BUILD: build ?? '' };
-  const uvu = ['--enable-source-maps', path.join(root, 'tools/uvu-run.mjs'), file];
+  const uvu = ['--enable-source-maps', path.join(root, 'test/harness/uvu-run.mjs'), file];
   if (engine !== 'webkit') return run(process.execPath, uvu, { env: testEnv, capture, timeout });
   return run('unshare', ['--net', '--', process.execPath, self, '--in-namespace', process.execPath, ...uvu], {
     env: testEnv,
@@ -220,7 +220,7 @@ async function main(argv) {
   const named = engineList.split(',').filter(Boolean);
   const engines = named.filter(isEngine);
   if (!engines.length || engines.length !== named.length || !isBuildChoice(buildName)) {
-    console.log('usage: node tools/engines.mjs <chromium|firefox|webkit>[,...] [react|preact|both] [--parallel] [--grep TEXT]');
+    console.log('usage: node test/harness/engines.mjs <chromium|firefox|webkit>[,...] [react|preact|both] [--parallel] [--grep TEXT]');
     process.exit(2);
   }
   // Imported here: the test helpers import this module, and they need no bundler.

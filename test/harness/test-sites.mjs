@@ -1,4 +1,4 @@
-// The built sites the end-to-end tests run against, made once per `npm test` run by tools/test.mjs
+// The built sites the end-to-end tests run against, made once per `npm test` run by runner.mjs
 // (not once per test file): for each build (React, Preact) this checkout (`v1`), a new version of
 // it (`v2`), its kill switch (`kill`), the same app under another package name (`renamed`), this
 // checkout built for the sub-paths /my-app/ (`base`) and /other-app/ (`base2`), and the last
@@ -8,7 +8,7 @@ import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, promises as fs, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { runInGroup } from './run.mjs';
+import { runInGroup } from './process-group.mjs';
 
 /** @typedef {'react' | 'preact'} BuildName */
 /** @typedef {'v1' | 'v2' | 'kill' | 'renamed' | 'base' | 'base2' | 'released' | 'released-base'} Variant */
