@@ -498,12 +498,9 @@ for (const [index, build] of BUILDS.entries()) {
       other.src = src;
       document.head.append(other);
     }, probe);
-    const seen = await until('the page to report two refusals', () =>
-      tab.evaluate(() => {
-        const reported = (window as Window & { __cspSeen?: string[] }).__cspSeen ?? [];
-        return reported.length >= 2 ? reported : null;
-      }),
-    );
+    const reported = () => tab.evaluate(() => (window as Window & { __cspSeen?: string[] }).__cspSeen ?? []);
+    await until('the page to report two refusals', async () => (await reported()).length >= 2);
+    const seen = await reported();
     // All three engines name the directive that applied to a <script> element (CSP Level 3).
     assert.equal(seen.sort(), [`script-src-elem ${probe}`, 'script-src-elem inline']);
     assert.is(await tab.evaluate(() => '__cspInlineRan' in window), false, 'the inline script did not run');
