@@ -8,8 +8,8 @@ import ts from 'typescript';
 
 /**
  * The programs `npm test` and the build check: page code, the worker, and (tests only) test/,
- * the tools' own JavaScript (build.mjs and tools/) and the test harness's (test/harness/), both
- * checked from their JSDoc types.
+ * and the node-side JavaScript, checked from its JSDoc types: the tools' own (build.mjs and tools/),
+ * the test harness's (test/harness/) and the bench's (test/bench/).
  * @type {Record<string, Program>}
  */
 export const PROGRAMS = {
@@ -18,6 +18,7 @@ export const PROGRAMS = {
   test: { config: 'test/tsconfig.json' },
   tools: { config: 'tools/tsconfig.json' },
   harness: { config: 'test/harness/tsconfig.json' },
+  bench: { config: 'test/bench/tsconfig.json' },
 };
 
 /**

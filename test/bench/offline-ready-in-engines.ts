@@ -1,4 +1,4 @@
-// Offline-ready in one browser engine, for `npm run bench` (tools/bench/engines.mjs runs it in
+// Offline-ready in one browser engine, for `npm run bench` (test/bench/engines.mjs runs it in
 // Firefox and WebKit through test/harness/engines.mjs, WebKit inside its own network namespace and Xvfb,
 // so the sites are served from inside that process). On each profile (a link: loopback, or a
 // paced one), first visits in fresh profiles to each site in turn: when

@@ -2,9 +2,9 @@
 // goals (the offline layer's own cost no more than the other site's; Preact at most 0.9x on the slow link).
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { compareRows } from '../../tools/bench/compare-report.mjs';
-import type { LoadResults, SiteSummary } from '../../tools/bench/load.mjs';
-import { parseArgs } from '../../tools/bench/options.mjs';
+import { compareRows } from '../bench/compare-report.mjs';
+import type { LoadResults, SiteSummary } from '../bench/load.mjs';
+import { parseArgs } from '../bench/options.mjs';
 
 const test = suite('bench --compare');
 

@@ -1,9 +1,10 @@
-// The shape of tools/ (and build.mjs) and of the test harness's JavaScript (test/harness/): no
-// import cycle, no file over 400 lines, `npm run verify` loads no bundler, and the icons module
-// draws the committed icons without writing on import. Imports are read from the source text
-// (static `import … from`, `export … from`, bare `import '…'` and `import('…')` with a literal),
-// which is how every module here imports; comments are left out first, so JSDoc's type-only
-// `import('…')` loads nothing here, as at run time.
+// The shape of tools/ (and build.mjs) and of the lab's JavaScript (test/harness/, test/bench/): no
+// import cycle, no file over 400 lines, tools/ (what a template user runs) imports nothing from
+// test/, `npm run verify` loads no bundler, and the icons module draws the committed icons without
+// writing on import. Imports are read from the source text (static `import … from`, `export …
+// from`, bare `import '…'` and `import('…')` with a literal), which is how every module here
+// imports; comments are left out first, so JSDoc's type-only `import('…')` loads nothing here, as
+// at run time.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -18,8 +19,8 @@ const LINE_LIMIT = 400;
 const COMMENTS = /\/\*[\s\S]*?\*\/|^\s*\/\/.*$/gm;
 const IMPORT = /(?:\bimport|\bexport)\s*(?:[^'"`;]*?\bfrom\s*)?['"]([^'"]+)['"]|\bimport\(\s*['"]([^'"]+)['"]\s*\)/g;
 
-/** The folders of node-side JavaScript: the template's tools, then the test harness. */
-const FOLDERS = ['tools', 'test/harness'];
+/** The folders of node-side JavaScript: the template's tools, then the lab's test harness and bench. */
+const FOLDERS = ['tools', 'test/harness', 'test/bench'];
 
 /** The tools' own modules: build.mjs and every .mjs under FOLDERS, as paths relative to the root. */
 function toolModules(): string[] {
@@ -104,19 +105,27 @@ shape('the import reader sees the imports (a check that reads nothing would pass
   );
 });
 
-shape('every import of tools/ and test/harness/ names a module that exists', () => {
+shape('every import of tools/, test/harness/ and test/bench/ names a module that exists', () => {
   for (const [file, imported] of graph) {
     for (const target of imported)
       assert.ok(graph.has(target), `${file} imports ${target}, which is not a module of ${FOLDERS.join(' or ')}`);
   }
 });
 
-shape('no import cycle in tools/, test/harness/ and build.mjs', () => {
+shape('tools/ and build.mjs import nothing from test/: the template runs without the lab', () => {
+  assert.ok(graph.get('test/harness/test-bundle.mjs')?.includes('tools/build/bundle.mjs'), 'the harness is read too');
+  for (const [file, imported] of graph) {
+    if (file.startsWith('test/')) continue;
+    for (const target of imported) assert.not.ok(target.startsWith('test/'), `${file} imports ${target}`);
+  }
+});
+
+shape('no import cycle in tools/, test/harness/, test/bench/ and build.mjs', () => {
   const cycle = firstCycle(graph);
   assert.is(cycle, undefined, `import cycle: ${cycle?.join(' -> ')}`);
 });
 
-shape(`no file in tools/ or test/harness/ is over ${LINE_LIMIT} lines`, () => {
+shape(`no file in tools/, test/harness/ or test/bench/ is over ${LINE_LIMIT} lines`, () => {
   for (const file of modules) {
     const lines = readFileSync(path.join(root, file), 'utf8').split('\n').length - 1;
     assert.ok(lines <= LINE_LIMIT, `${file} has ${lines} lines`);

@@ -2,9 +2,9 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { CHROME_ARGS, chromePath } from '../../test/harness/chromium.mjs';
-import { startInGroup } from '../../test/harness/process-group.mjs';
-import { listen } from '../serve/server.mjs';
+import { CHROME_ARGS, chromePath } from '../harness/chromium.mjs';
+import { startInGroup } from '../harness/process-group.mjs';
+import { listen } from '../../tools/serve/server.mjs';
 import { ROOT } from './root.mjs';
 
 const LIGHTHOUSE_LIMIT_MS = 180_000;

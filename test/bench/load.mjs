@@ -4,7 +4,7 @@
 // itself costs once the page has loaded), and the bytes the server sent meanwhile. With
 // `--compare DIR`, another built site is visited in turn with ours, on the same server and in
 // the same browser, so both meet the same machine load.
-import { listen } from '../serve/server.mjs';
+import { listen } from '../../tools/serve/server.mjs';
 import { countResponses, firstVisit } from './first-visit.mjs';
 import { median } from './median.mjs';
 import { siteVariants } from './site-variants.mjs';
@@ -16,7 +16,7 @@ export const SLOW_PACE = { delayMs: 150, bytesPerSecond: 200 * 1024 };
 /**
  * How the server answers in a profile: its pace, and whether it sends the precompressed copies
  * (brotli or gzip, whichever the browser accepts) or every file as it is.
- * @typedef {{ name: ProfileName, pace: import('../serve/server.mjs').Pace | undefined, compressed: boolean }} Profile
+ * @typedef {{ name: ProfileName, pace: import('../../tools/serve/server.mjs').Pace | undefined, compressed: boolean }} Profile
  */
 
 /** @type {Profile[]} */

@@ -1,5 +1,5 @@
 // Part 1, build: the wall time of `node build.mjs --out <tmp>`.
-import { startInGroup } from '../../test/harness/process-group.mjs';
+import { startInGroup } from '../harness/process-group.mjs';
 import { median } from './median.mjs';
 import { ROOT } from './root.mjs';
 

@@ -1,12 +1,12 @@
 // The bench's command line: how many runs, which parts, which builds.
-import { BUILDS } from '../../test/harness/test-sites.mjs';
+import { BUILDS } from '../harness/test-sites.mjs';
 
 /** The parts the bench can measure, in the order it measures them. */
 export const PARTS = ['build', 'dev', 'load', 'engines', 'reconnect', 'lighthouse'];
 
 /**
  * What to measure: runs per part, the parts, the builds.
- * @typedef {{ runs: number, parts: string[], builds: import('../../test/harness/test-sites.mjs').BuildName[], noLighthouse?: boolean, compare?: string }} BenchOptions
+ * @typedef {{ runs: number, parts: string[], builds: import('../harness/test-sites.mjs').BuildName[], noLighthouse?: boolean, compare?: string }} BenchOptions
  */
 
 /**

@@ -4,7 +4,7 @@
 
 /** @typedef {import('./load.mjs').SiteSummary} SiteSummary */
 /** @typedef {import('./load.mjs').LoadResults} LoadResults */
-/** @typedef {import('../../test/harness/test-sites.mjs').BuildName} BuildName */
+/** @typedef {import('../harness/test-sites.mjs').BuildName} BuildName */
 
 /**
  * What a row reads from a site's summary, and the largest ratio to the other site each build may

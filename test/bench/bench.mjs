@@ -14,35 +14,35 @@
 //   reconnect   `online` -> the reload it causes, reloads under flapping (8 toggles 100 ms apart),
 //               and typing through a reconnect: keys lost and last key -> reload
 //   lighthouse  Lighthouse 12 scores and paint metrics (React build only; about 30 s)
-// Usage: node tools/bench.mjs [--runs N] [--only build,dev,load,engines,reconnect,lighthouse] [--react|--preact] [--compare DIR]
+// Usage: node test/bench/bench.mjs [--runs N] [--only build,dev,load,engines,reconnect,lighthouse] [--react|--preact] [--compare DIR]
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
-import { measureBuild, timedBuild } from './bench/build.mjs';
-import { printComparison } from './bench/compare-report.mjs';
-import { measureDev } from './bench/dev.mjs';
-import { measureEngines } from './bench/engines.mjs';
-import { measureLighthouse } from './bench/lighthouse.mjs';
-import { measureLoad } from './bench/load.mjs';
-import { parseArgs } from './bench/options.mjs';
-import { measureReconnect } from './bench/reconnect.mjs';
-import { RESULTS_FILE, machine, printTable, tableRows, writeResults } from './bench/report.mjs';
-import { ROOT } from './bench/root.mjs';
-import { CHROME_ARGS, chromePath } from '../test/harness/chromium.mjs';
-import { BUILDS } from '../test/harness/test-sites.mjs';
+import { measureBuild, timedBuild } from './build.mjs';
+import { printComparison } from './compare-report.mjs';
+import { measureDev } from './dev.mjs';
+import { measureEngines } from './engines.mjs';
+import { measureLighthouse } from './lighthouse.mjs';
+import { measureLoad } from './load.mjs';
+import { parseArgs } from './options.mjs';
+import { measureReconnect } from './reconnect.mjs';
+import { RESULTS_FILE, machine, printTable, tableRows, writeResults } from './report.mjs';
+import { ROOT } from './root.mjs';
+import { CHROME_ARGS, chromePath } from '../harness/chromium.mjs';
+import { BUILDS } from '../harness/test-sites.mjs';
 
-// Children run in process groups of their own (tools/run.mjs): a signal ends the bench through
+// Children run in process groups of their own (../harness/process-group.mjs): a signal ends the bench through
 // process.exit, whose exit handlers take each group down with it.
 for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.once(signal, () => process.exit(130));
 
-/** @typedef {import('./bench/report.mjs').BuildResults} BuildResults */
+/** @typedef {import('./report.mjs').BuildResults} BuildResults */
 
 /**
  * Measures the selected parts for one build; resolves to { part: result }.
  * @param {import('playwright-core').Browser} browser
- * @param {{ name: import('../test/harness/test-sites.mjs').BuildName, preact: boolean }} build
- * @param {import('./bench/options.mjs').BenchOptions} options
+ * @param {{ name: import('../harness/test-sites.mjs').BuildName, preact: boolean }} build
+ * @param {import('./options.mjs').BenchOptions} options
  * @returns {Promise<BuildResults>}
  */
 async function measureOneBuild(browser, { name, preact }, options) {
@@ -90,7 +90,7 @@ async function measureOneBuild(browser, { name, preact }, options) {
 async function main() {
   const options = parseArgs(process.argv.slice(2));
   const browser = await chromium.launch({ executablePath: chromePath(), args: CHROME_ARGS });
-  /** @type {Partial<Record<import('../test/harness/test-sites.mjs').BuildName, BuildResults>>} */
+  /** @type {Partial<Record<import('../harness/test-sites.mjs').BuildName, BuildResults>>} */
   const results = {};
   let startedOn;
   try {

@@ -68,14 +68,14 @@ function verdict(target, value) {
 
 /**
  * The table's rows: [label, react, preact, target, React meets it].
- * @param {Partial<Record<import('../../test/harness/test-sites.mjs').BuildName, BuildResults>>} results
+ * @param {Partial<Record<import('../harness/test-sites.mjs').BuildName, BuildResults>>} results
  * @param {number} runs
  * @returns {Row[]}
  */
 export function tableRows(results, runs) {
   /**
    * @template T
-   * @param {import('../../test/harness/test-sites.mjs').BuildName} build
+   * @param {import('../harness/test-sites.mjs').BuildName} build
    * @param {(parts: MeasuredParts) => T} pick
    * @returns {T | undefined}
    */
@@ -223,7 +223,7 @@ export function machine(chromiumVersion) {
 /**
  * Writes the results to test-output/bench.json; a partial run (--only) replaces only its own parts.
  * @param {Record<string, unknown>} header
- * @param {Partial<Record<import('../../test/harness/test-sites.mjs').BuildName, BuildResults>>} results
+ * @param {Partial<Record<import('../harness/test-sites.mjs').BuildName, BuildResults>>} results
  */
 export function writeResults(header, results) {
   const previous = existsSync(RESULTS_FILE) ? JSON.parse(readFileSync(RESULTS_FILE, 'utf8')) : { builds: {} };

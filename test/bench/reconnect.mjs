@@ -1,7 +1,7 @@
 // Part 5, reconnect: `online` -> the reload it causes, the reloads flapping causes, and typing
 // through a reconnect: 60 keys 90 ms apart, the network back after the 10th; the keys lost (not
 // in the note after the reload) and last key -> reload.
-import { listen } from '../serve/server.mjs';
+import { listen } from '../../tools/serve/server.mjs';
 import { median } from './median.mjs';
 import { installedPage } from './page-probes.mjs';
 import { poll, sleep } from './waits.mjs';

@@ -1,5 +1,5 @@
 // Vite 8 + vite-plugin-pwa 2 (Workbox) in prompt mode, its defaults otherwise: Workbox precaches
-// the build's js, css and html. PEER_SAME_FILES=1 (set by tools/bench/vite-peer.mjs --same-files)
+// the build's js, css and html. PEER_SAME_FILES=1 (set by test/bench/vite-peer.mjs --same-files)
 // also precaches what public/ holds: offline-shell's other files, copied there by that script (the
 // plugin adds its web manifest itself).
 import react from '@vitejs/plugin-react';

@@ -1,19 +1,19 @@
 #!/usr/bin/env node
 // Builds the site the README compares against: the smallest React app on Vite 8 + vite-plugin-pwa 2
-// (Workbox), from tools/bench/vite-peer/, in a folder of its own outside the project (it is not a
+// (Workbox), from test/bench/vite-peer/, in a folder of its own outside the project (it is not a
 // dependency: npm installs its packages there). Prints the built folder's path, so that
-//   npm run bench -- --compare "$(node tools/bench/vite-peer.mjs)"
+//   npm run bench -- --compare "$(node test/bench/vite-peer.mjs)"
 // repeats the comparison in one command. --same-files copies this project's other precached files
 // (icons, the other pages, the audit files) into the peer's public/ and has Workbox precache them
 // too: the same install, file for file, done by Workbox. Needs the npm registry.
-// Usage: node tools/bench/vite-peer.mjs [--same-files] [--out DIR]
+// Usage: node test/bench/vite-peer.mjs [--same-files] [--out DIR]
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { runInGroup } from '../../test/harness/process-group.mjs';
+import { runInGroup } from '../harness/process-group.mjs';
 import { ROOT } from './root.mjs';
 
-const TEMPLATE = path.join(ROOT, 'tools', 'bench', 'vite-peer');
+const TEMPLATE = path.join(ROOT, 'test', 'bench', 'vite-peer');
 // The versions the README's comparison was measured with; React is this project's own version
 // (read from node_modules), so both sides ship the same framework.
 const PEER_PACKAGES = { vite: '8.3.8', '@vitejs/plugin-react': '6.3.0', 'vite-plugin-pwa': '2.0.0' };

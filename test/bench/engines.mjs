@@ -5,8 +5,8 @@
 // with --compare, the other site in turn. Navigation -> `serviceWorker.ready` and `load` -> ready.
 // Numbers only, no targets.
 import path from 'node:path';
-import { missingEngine, runEngineTest } from '../../test/harness/engines.mjs';
-import { bundleTests } from '../../test/harness/test-bundle.mjs';
+import { missingEngine, runEngineTest } from '../harness/engines.mjs';
+import { bundleTests } from '../harness/test-bundle.mjs';
 import { SLOW_PACE } from './load.mjs';
 import { median } from './median.mjs';
 import { ROOT } from './root.mjs';

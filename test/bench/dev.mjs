@@ -3,8 +3,8 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { startInGroup, stopInGroup } from '../../test/harness/process-group.mjs';
-import { copySources } from '../../test/harness/test-sites.mjs';
+import { startInGroup, stopInGroup } from '../harness/process-group.mjs';
+import { copySources } from '../harness/test-sites.mjs';
 import { median } from './median.mjs';
 import { freshContext } from './page-probes.mjs';
 import { ROOT } from './root.mjs';
@@ -21,7 +21,7 @@ const CHILD_EXIT_LIMIT_MS = 5_000;
 /** A developer does not save twice a second; the pause also lets dev's type checker finish its run. */
 const DEV_PAUSE_BETWEEN_SAVES_MS = 1_500;
 
-/** @typedef {import('../../test/harness/process-group.mjs').GroupChild} GroupChild */
+/** @typedef {import('../harness/process-group.mjs').GroupChild} GroupChild */
 /** @typedef {import('./page-probes.mjs').ProbedWindow} ProbedWindow */
 /** @typedef {import('./page-probes.mjs').ShownReport} ShownReport */
 /** @typedef {import('playwright-core').Page} Page */
