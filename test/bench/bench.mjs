@@ -14,6 +14,8 @@
 //   reconnect   `online` -> the reload it causes, reloads under flapping (8 toggles 100 ms apart),
 //               and typing through a reconnect: keys lost and last key -> reload
 //   lighthouse  Lighthouse 12 scores and paint metrics (React build only; about 30 s)
+// What only the bench uses (Lighthouse) is its own package (test/bench/package.json and its lock),
+// installed into test/bench/node_modules by the first run.
 // Usage: node test/bench/bench.mjs [--runs N] [--only build,dev,load,engines,reconnect,lighthouse] [--react|--preact] [--compare DIR]
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -23,7 +25,7 @@ import { measureBuild, timedBuild } from './build.mjs';
 import { printComparison } from './compare-report.mjs';
 import { measureDev } from './dev.mjs';
 import { measureEngines } from './engines.mjs';
-import { measureLighthouse } from './lighthouse.mjs';
+import { ensureBenchPackages, measureLighthouse } from './lighthouse.mjs';
 import { measureLoad } from './load.mjs';
 import { parseArgs } from './options.mjs';
 import { measureReconnect } from './reconnect.mjs';
@@ -89,6 +91,7 @@ async function measureOneBuild(browser, { name, preact }, options) {
 /** Measures, prints the table and writes test-output/bench.json. */
 async function main() {
   const options = parseArgs(process.argv.slice(2));
+  ensureBenchPackages();
   const browser = await chromium.launch({ executablePath: chromePath(), args: CHROME_ARGS });
   /** @type {Partial<Record<import('../harness/test-sites.mjs').BuildName, BuildResults>>} */
   const results = {};

@@ -1,13 +1,36 @@
-// Part 6, lighthouse: Lighthouse 12's scores and paint metrics for the React build.
+// Part 6, lighthouse: Lighthouse 12's scores and paint metrics for the React build. Lighthouse is
+// the bench's own package (test/bench/package.json and its lock), installed on first use.
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { CHROME_ARGS, chromePath } from '../harness/chromium.mjs';
+import { installOnFirstUse } from '../harness/install-on-first-use.mjs';
 import { startInGroup } from '../harness/process-group.mjs';
 import { listen } from '../../tools/serve/server.mjs';
-import { ROOT } from './root.mjs';
+import { BENCH } from './root.mjs';
 
 const LIGHTHOUSE_LIMIT_MS = 180_000;
+
+/**
+ * Installs the bench's own packages (Lighthouse and what it needs) from test/bench/package-lock.json
+ * into test/bench/node_modules the first time the bench runs, saying so in one line, and whenever
+ * the lock pins another Lighthouse. Returns whether Lighthouse is there.
+ * @param {(line: string) => void} [say]
+ */
+export function ensureBenchPackages(say = console.error) {
+  const lock = JSON.parse(readFileSync(path.join(BENCH, 'package-lock.json'), 'utf8'));
+  return installOnFirstUse(
+    {
+      dir: BENCH,
+      name: 'lighthouse',
+      version: lock.packages['node_modules/lighthouse'].version,
+      by: 'npm run bench',
+      about: "the bench's own packages, from test/bench/package-lock.json",
+      neededBy: 'the Lighthouse part',
+    },
+    say,
+  );
+}
 
 /**
  * The parts of Lighthouse's JSON report the bench reads.
@@ -27,9 +50,9 @@ const LIGHTHOUSE_LIMIT_MS = 180_000;
 async function runLighthouse(url) {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'offline-shell-bench-lighthouse-'));
   const report = path.join(dir, 'report.json');
-  const cli = path.join(ROOT, 'node_modules', 'lighthouse', 'cli', 'index.js');
+  const cli = path.join(BENCH, 'node_modules', 'lighthouse', 'cli', 'index.js');
   try {
-    if (!existsSync(cli)) throw new Error('bench: lighthouse is not installed (npm ci installs the pinned lighthouse@12)');
+    if (!existsSync(cli)) throw new Error('bench: lighthouse is not installed (npm run bench installs it into test/bench/node_modules)');
     const chromeFlags = `--headless=new ${CHROME_ARGS.join(' ')}`;
     const lighthouse = startInGroup(
       process.execPath,

@@ -11,9 +11,9 @@ import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } f
 import os from 'node:os';
 import path from 'node:path';
 import { runInGroup } from '../harness/process-group.mjs';
-import { ROOT } from './root.mjs';
+import { BENCH, ROOT } from './root.mjs';
 
-const TEMPLATE = path.join(ROOT, 'test', 'bench', 'vite-peer');
+const TEMPLATE = path.join(BENCH, 'vite-peer');
 // The versions the README's comparison was measured with; React is this project's own version
 // (read from node_modules), so both sides ship the same framework.
 const PEER_PACKAGES = { vite: '8.3.8', '@vitejs/plugin-react': '6.3.0', 'vite-plugin-pwa': '2.0.0' };

@@ -4,10 +4,12 @@
 // graded as its scan() grades them. Usage:
 //   node test/harness/observatory.mjs HOST --http-port N [--https-port M] [--path /] [--json]
 // Over HTTPS the scanner checks the certificate (a failure there fails redirection and HSTS): for
-// a self-signed one, start Node with NODE_EXTRA_CA_CERTS=cert.pem.
-import { existsSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+// a self-signed one, start Node with NODE_EXTRA_CA_CERTS=cert.pem. The scanner is no dependency of
+// the project: OBSERVATORY_PATH names its package folder (`npm test` sets it), else it is installed
+// into the test cache on first use (setup.mjs ensureObservatory()).
 import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { ensureObservatory, testCache } from './setup.mjs';
 
 /**
  * One of the scanner's tests, as graded.
@@ -19,33 +21,27 @@ import path from 'node:path';
  */
 
 const USAGE = 'usage: node test/harness/observatory.mjs HOST --http-port N [--https-port M] [--path /] [--json]';
-const PACKAGE = '@mdn/mdn-http-observatory';
 
 /**
- * The scanner reads `conf/hsts-preload.json` (Chromium's HSTS preload list) from its own folder.
- * Its install script downloads that list from the internet, so the project never runs it (see
- * `allowScripts` in package.json); an empty list says that no host is preloaded, which is true
- * of any loopback test host.
- * @param {string} packageDir
+ * The scanner's package folder: OBSERVATORY_PATH, or the one installed in the test cache (the
+ * install's line goes to stderr: stdout is the scan's).
  */
-function ensurePreloadList(packageDir) {
-  const file = path.join(packageDir, 'conf', 'hsts-preload.json');
-  if (!existsSync(file)) writeFileSync(file, '{}\n');
-}
+const scannerPackage = () =>
+  ensureObservatory(testCache(path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..')), console.error);
 
 /**
  * Retrieves `hostname` on the given ports and grades it; resolves to the score, the grade and every test's outcome.
  * @param {string} hostname
  * @param {ScanTarget} [target]
+ * @param {string} [packageDir] the scanner's package folder
  * @returns {Promise<{ score: number, grade: string, tests: ObservatoryTest[] }>}
  */
-export async function observatoryScore(hostname, { httpPort, httpsPort, path: urlPath = '/' } = {}) {
-  const packageDir = path.dirname(createRequire(import.meta.url).resolve(`${PACKAGE}/package.json`));
-  ensurePreloadList(packageDir);
-  const { retrieve } = await import(`${PACKAGE}/src/retriever/retriever.js`);
-  const { ALL_TESTS } = await import(`${PACKAGE}/src/constants.js`);
-  const { getGradeForScore, getScoreModifier } = await import(`${PACKAGE}/src/grader/grader.js`);
-  const { MINIMUM_SCORE_FOR_EXTRA_CREDIT } = await import(`${PACKAGE}/src/grader/charts.js`);
+export async function observatoryScore(hostname, { httpPort, httpsPort, path: urlPath = '/' } = {}, packageDir = scannerPackage()) {
+  const load = (/** @type {string} */ file) => import(pathToFileURL(path.join(packageDir, file)).href);
+  const { retrieve } = await load('src/retriever/retriever.js');
+  const { ALL_TESTS } = await load('src/constants.js');
+  const { getGradeForScore, getScoreModifier } = await load('src/grader/grader.js');
+  const { MINIMUM_SCORE_FOR_EXTRA_CREDIT } = await load('src/grader/charts.js');
   const requests = await retrieve(hostname, { httpPort, httpsPort, path: urlPath });
   if (!requests.responses.auto) throw new Error(`no answer from ${hostname} (http port ${httpPort ?? 80}, https port ${httpsPort ?? 443})`);
   /** @type {ObservatoryTest[]} */

@@ -12,14 +12,13 @@ import { stripVTControlCharacters } from 'node:util';
 import { chromePath } from './chromium.mjs';
 import { ENGINES, isEngine, runEngineTest } from './engines.mjs';
 import { runInGroup } from './process-group.mjs';
-import { ensureTestMachine, ensureWrangler } from './setup.mjs';
+import { ensureObservatory, ensureTestMachine, ensureWrangler, testCache } from './setup.mjs';
 import { bundleTests } from './test-bundle.mjs';
 import { buildTestSites } from './test-sites.mjs';
 import { PROGRAMS, typecheckProgram } from '../../tools/typecheck.mjs';
 
 const root = process.cwd();
-// TEST_CACHE lets two checkouts (or two people) run the suites side by side without clobbering.
-const cache = path.resolve(root, process.env.TEST_CACHE || '.cache');
+const cache = testCache(root);
 const args = process.argv.slice(2);
 const grepAt = args.indexOf('--grep');
 const grep = grepAt >= 0 ? args.splice(grepAt, 2)[1] : '';
@@ -83,7 +82,7 @@ async function lint() {
 
 async function types() {
   console.log(
-    '== type check (tsc --noEmit: app with DOM lib, sw.ts with WebWorker lib, tests, the JavaScript of tools/ and test/harness/ from its JSDoc)',
+    '== type check (tsc --noEmit: app with DOM lib, sw.ts with WebWorker lib, tests, the JavaScript of tools/, test/harness/ and test/bench/ from its JSDoc)',
   );
   let passed = 0;
   let failed = 0;
@@ -158,6 +157,9 @@ async function browser() {
 /** The test file that runs in every engine (test/e2e/engines.test.ts, bundled). */
 const ENGINE_TEST = 'engines.test.mjs';
 
+/** The test file that scores the hosts with the MDN HTTP Observatory's scanner (test/e2e/observatory.test.ts, bundled). */
+const OBSERVATORY_TEST = 'observatory.test.mjs';
+
 /** The engines a plain `npm test` runs it in: all three. `--engine firefox` (or a list) runs only those. */
 const DEFAULT_ENGINES = ENGINES;
 
@@ -183,10 +185,13 @@ async function e2e() {
   }
   // Cloudflare Pages' runtime, installed into the cache on first use (no dev dependency: setup.mjs).
   const wrangler = ensureWrangler(cache);
+  /** @type {Record<string, string>} */
   const env = { FORCE_COLOR: '0', CHROME_PATH: chrome, TEST_SITES: sites, WRANGLER_PATH: wrangler };
   const engineFile = files.find((file) => path.basename(file) === ENGINE_TEST);
   const engines = engineFile ? (enginesAsked?.filter(isEngine) ?? DEFAULT_ENGINES) : [];
   const chromiumFiles = enginesAsked ? [] : files.filter((file) => file !== engineFile);
+  // The Observatory's scanner likewise, when its test runs.
+  if (chromiumFiles.some((file) => path.basename(file) === OBSERVATORY_TEST)) env.OBSERVATORY_PATH = ensureObservatory(cache);
   // The engine runs go first: WebKit's is the longest (its network changes take seconds to reach
   // the page), and the Chromium files fill the other worker meanwhile.
   const jobs = [

@@ -4,12 +4,14 @@
 // installs what is missing itself where it can: as root, with apt-get. Where it cannot, it prints
 // one line per missing program with the command to run, and the suites that need it fail with
 // their own one line (never pass silently). `.ci/run` relies on this too: it only runs npm ci and
-// npm test. Cloudflare Pages' local runtime (npm `wrangler`, about 195 MB) is no dev dependency:
-// ensureWrangler() installs it into the test cache on first use, so `npm ci` stays as it was.
+// npm test. Cloudflare Pages' local runtime (npm `wrangler`, about 195 MB) and the MDN HTTP
+// Observatory's scanner are no dev dependencies: ensureWrangler() and ensureObservatory() install
+// them into the test cache on first use (install-on-first-use.mjs), so `npm ci` stays small.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { chromePath, chromiumShellPath } from './chromium.mjs';
+import { installOnFirstUse } from './install-on-first-use.mjs';
 import { onPath } from './on-path.mjs';
 
 /**
@@ -217,24 +219,17 @@ export function wranglerInstall(cache) {
 }
 
 /**
- * The version of the wrangler installed in `dir`, or null.
- * @param {string} dir
+ * The folder the tests keep what they build and install in: TEST_CACHE (relative to `root`), which
+ * lets two checkouts (or two people) run the suites side by side without clobbering, or `.cache`.
+ * @param {string} root
  */
-function installedWrangler(dir) {
-  try {
-    return JSON.parse(readFileSync(path.join(dir, 'node_modules', 'wrangler', 'package.json'), 'utf8')).version;
-  } catch {
-    return null;
-  }
-}
+export const testCache = (root) => path.resolve(root, process.env.TEST_CACHE || '.cache');
 
 /**
  * Makes sure the end-to-end tests on Cloudflare Pages have wrangler: WRANGLER_PATH when set (used
  * as it is), else WRANGLER_VERSION in `<cache>/wrangler`, installed there with npm the first time
- * (saying once what and why). Without install scripts: workerd's binary comes as an optional
- * package for this platform, and the scripts would only check it or try the network. Returns the
- * launcher's path; never throws: when the install fails, the suites on Pages fail with their own
- * line.
+ * (install-on-first-use.mjs). Returns the launcher's path; never throws: when the install fails,
+ * the suites on Pages fail with their own line.
  * @param {string} cache
  * @param {(line: string) => void} [say]
  */
@@ -246,27 +241,54 @@ export function ensureWrangler(cache, say = console.log) {
     return given;
   }
   const { dir, launcher } = wranglerInstall(cache);
-  if (installedWrangler(dir) === WRANGLER_VERSION) return launcher;
-  const npm = onPath('npm');
-  if (!npm) {
-    say(`wrangler ${WRANGLER_VERSION} not installed and npm not on PATH (the tests on Cloudflare Pages): set WRANGLER_PATH`);
-    return launcher;
-  }
-  say(
-    `npm test: installing wrangler ${WRANGLER_VERSION} (Cloudflare Pages' local runtime, about 195 MB) into ${dir} with npm, for the tests on Cloudflare Pages`,
+  installOnFirstUse(
+    {
+      dir,
+      name: 'wrangler',
+      version: WRANGLER_VERSION,
+      dependencies: { wrangler: WRANGLER_VERSION },
+      by: 'npm test',
+      about: "Cloudflare Pages' local runtime, about 195 MB",
+      neededBy: 'the tests on Cloudflare Pages',
+      instead: 'set WRANGLER_PATH',
+    },
+    say,
   );
-  mkdirSync(dir, { recursive: true });
-  const manifest = {
-    private: true,
-    description: 'wrangler for the tests on Cloudflare Pages (test/harness/setup.mjs)',
-    dependencies: { wrangler: WRANGLER_VERSION },
-  };
-  writeFileSync(path.join(dir, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
-  const result = spawnSync(npm, ['install', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error'], {
-    cwd: dir,
-    stdio: 'inherit',
-  });
-  if (result.status !== 0 || installedWrangler(dir) !== WRANGLER_VERSION)
-    say(`npm test: installing wrangler ${WRANGLER_VERSION} failed; the tests on Cloudflare Pages will fail`);
   return launcher;
+}
+
+/** The MDN HTTP Observatory's scanner the tests score the hosts' headers with (observatory.mjs), pinned. */
+export const OBSERVATORY_VERSION = '1.4.8';
+
+/**
+ * Makes sure the Observatory's scanner is there: OBSERVATORY_PATH when set (its package folder,
+ * used as it is), else OBSERVATORY_VERSION in `<cache>/observatory`, installed there with npm the
+ * first time. Its install script (which downloads Chromium's HSTS preload list) never runs: an
+ * empty list is written in its place, which is true of any loopback test host. Returns the
+ * package's folder; never throws: when the install fails, the scans fail with their own line.
+ * @param {string} cache
+ * @param {(line: string) => void} [say]
+ */
+export function ensureObservatory(cache, say = console.log) {
+  const given = process.env.OBSERVATORY_PATH;
+  if (given) return given;
+  const dir = path.join(cache, 'observatory');
+  const name = '@mdn/mdn-http-observatory';
+  const installed = installOnFirstUse(
+    {
+      dir,
+      name,
+      version: OBSERVATORY_VERSION,
+      dependencies: { [name]: OBSERVATORY_VERSION },
+      by: 'npm test',
+      about: "the MDN HTTP Observatory's scanner, about 130 MB",
+      neededBy: 'the Observatory tests',
+      instead: 'set OBSERVATORY_PATH',
+    },
+    say,
+  );
+  const packageDir = path.join(dir, 'node_modules', ...name.split('/'));
+  const preloadList = path.join(packageDir, 'conf', 'hsts-preload.json');
+  if (installed && !existsSync(preloadList)) writeFileSync(preloadList, '{}\n');
+  return packageDir;
 }

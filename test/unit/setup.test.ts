@@ -1,16 +1,19 @@
 // What `npm test` installs on a machine that lacks the browsers and hosts (test/harness/setup.mjs): the
 // packages for exactly the missing programs, WebKit's and nginx's without their recommends, each
-// package once; and, where it cannot install, one line per program with the command to run.
+// package once; where it cannot install, one line per program with the command to run; and the npm
+// packages it installs into its cache on first use (wrangler, the Observatory's scanner).
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import {
+  ensureObservatory,
   ensureWrangler,
   installPlan,
   instructions,
   missingRequirements,
+  OBSERVATORY_VERSION,
   requirements,
   WRANGLER_VERSION,
   wranglerInstall,
@@ -84,6 +87,31 @@ test('wrangler: WRANGLER_PATH is used as it is; where nothing is there, one line
   const { launcher, said } = withWranglerPath(missing, '/nonexistent-cache');
   assert.is(launcher, missing);
   assert.equal(said, [`wrangler not found at ${missing} (WRANGLER_PATH): the tests on Cloudflare Pages will fail`]);
+});
+
+test("the Observatory's scanner: the pinned version already in the cache is used as it is, with an empty HSTS preload list", () => {
+  const cache = mkdtempSync(path.join(os.tmpdir(), 'setup-test-'));
+  const before = process.env.OBSERVATORY_PATH;
+  delete process.env.OBSERVATORY_PATH;
+  try {
+    const packageDir = path.join(cache, 'observatory', 'node_modules', '@mdn', 'mdn-http-observatory');
+    mkdirSync(path.join(packageDir, 'conf'), { recursive: true });
+    writeFileSync(path.join(packageDir, 'package.json'), JSON.stringify({ version: OBSERVATORY_VERSION }));
+    const said: string[] = [];
+    assert.is(
+      ensureObservatory(cache, (line) => said.push(line)),
+      packageDir,
+    );
+    assert.equal(said, []);
+    assert.is(
+      readFileSync(path.join(packageDir, 'conf', 'hsts-preload.json'), 'utf8'),
+      '{}\n',
+      'its install script would download the list',
+    );
+  } finally {
+    if (before !== undefined) process.env.OBSERVATORY_PATH = before;
+    rmSync(cache, { recursive: true, force: true });
+  }
 });
 
 test.run();
