@@ -14,7 +14,7 @@ import { cachedSri, evict } from './lib/caches';
 import { ENGINE_NAMES, type Engine, type EngineName, type Profile, type Tab } from './lib/driver';
 import { requestsSince, startHost, type Host } from './lib/hosts';
 import { launchEngine } from './lib/launch-engine';
-import { APP_NAME, audit, copySite, site } from './lib/site';
+import { audit, copySite, site } from './lib/site';
 import { sleep, until } from './lib/wait';
 import { missingEngine } from '../harness/engines.mjs';
 import { listScreens } from '../../tools/screens.mjs';

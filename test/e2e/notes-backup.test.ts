@@ -10,7 +10,7 @@ import { freshContext } from './lib/browser';
 import { startHost } from './lib/hosts';
 import { APP_NAME, BUILDS, site } from './lib/site';
 import { shareChromium, type Shared } from './lib/suite';
-import { backupStatus, restoreBackup as restore, shownNotes } from './lib/notes';
+import { backupStatus, NOTES_KEY, restoreBackup as restore, shownNotes } from './lib/notes';
 import { until, WAIT } from './lib/wait';
 import { present } from '../present';
 
@@ -31,7 +31,7 @@ for (const build of BUILDS) {
     const page = await openInstalled(context, host.url);
     const problems = watchConsole(page);
     await writeTwoNotes(page);
-    const stored = await page.evaluate((key) => localStorage.getItem(key), `${APP_NAME}:notes`);
+    const stored = await page.evaluate((key) => localStorage.getItem(key), NOTES_KEY);
     await context.setOffline(true);
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download a backup' }).click()]);
     const today = await page.evaluate(() =>
@@ -52,7 +52,7 @@ for (const build of BUILDS) {
     assert.is(said, `Restored from ${APP_NAME}-notes-${today}.json: 1 note added, 1 note updated.`);
     assert.equal(await shownNotes(page), ['groceries: milk, "bread"', 'call the bank\nabout the ünïcode card']);
     assert.equal(
-      JSON.parse(present(await page.evaluate((key) => localStorage.getItem(key), `${APP_NAME}:notes`), 'the notes in localStorage')).notes,
+      JSON.parse(present(await page.evaluate((key) => localStorage.getItem(key), NOTES_KEY), 'the notes in localStorage')).notes,
       backup.notes,
     );
     await page.reload();
@@ -68,7 +68,7 @@ for (const build of BUILDS) {
     await openNotes(page, host.url);
     await writeTwoNotes(page);
     const [first, second] = JSON.parse(
-      present(await page.evaluate((key) => localStorage.getItem(key), `${APP_NAME}:notes`), 'the notes in localStorage'),
+      present(await page.evaluate((key) => localStorage.getItem(key), NOTES_KEY), 'the notes in localStorage'),
     ).notes;
     const backup = {
       format: 'notes-backup',

@@ -193,8 +193,8 @@ export const logEntries = (page: Page): Promise<LogEntry[]> =>
 /** The kinds of the connectivity log's entries (offline, online, probe-ok, probe-failed, reload). */
 export const logKinds = async (page: Page): Promise<string[]> => (await logEntries(page)).map((entry) => entry.kind);
 
-/** Names of the page origin's caches. */
-export const cacheNames = (page: Page): Promise<string[]> => page.evaluate(() => caches.keys());
+/** Names of the page origin's caches, sorted (caches.keys() lists them in the order they were made). */
+export const cacheNames = (page: Page): Promise<string[]> => page.evaluate(async () => (await caches.keys()).sort());
 
 /** The URL paths stored in one cache, sorted. */
 export const cachedPaths = (page: Page, name: string): Promise<string[]> =>
