@@ -1,5 +1,7 @@
-// Mounts a React element in the test page and waits for the DOM, without `act` (which preact/compat
-// lacks), so the same test bundle runs on the React and the Preact builds.
+// The browser tests' one DOM helper (@web/test-runner, a real Chromium page): mounts a React element
+// in the test page and waits for the DOM, without `act` (which preact/compat lacks), so the same
+// test bundle runs on the React and the Preact builds. Unit tests get happy-dom from
+// test/unit/dom.ts; end-to-end tests read built pages through test/e2e/lib/.
 import type { ReactElement } from 'react';
 import { createRoot } from 'react-dom/client';
 import { until } from '../e2e/lib/wait';

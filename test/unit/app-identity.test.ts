@@ -5,7 +5,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { APP_NAME, appId, CACHE_PREFIX, cachePrefixOf, isLegacyCacheName, LEGACY_KEY_PREFIX, storageKey } from '../../src/app-name';
 import { adoptLegacyKeys } from '../../src/offline/legacy-storage';
-import { type FakeDom, installDom, tinyStorage } from './offline-dom';
+import { domPerTest, tinyStorage } from './dom';
 
 const identity = suite('app identity: name and base');
 
@@ -43,11 +43,7 @@ identity('the caches the versions before named are told by their form: the name,
 identity.run();
 
 const legacy = suite('legacy storage: carried over once');
-let dom: FakeDom;
-legacy.before.each(() => {
-  dom = installDom();
-});
-legacy.after.each(() => dom.uninstall());
+domPerTest(legacy);
 
 legacy("every old key is copied to this app's key; the old keys stay for the other bases", () => {
   localStorage.setItem(`${LEGACY_KEY_PREFIX}notes`, '{"v":1,"notes":[]}');

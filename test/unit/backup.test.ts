@@ -18,7 +18,7 @@ import {
 } from '../../src/notes/backup';
 import type { Doc, Note } from '../../src/notes/model';
 import { editNote, NOTES_KEY, notes, restoreNotes, startNotes } from '../../src/notes/store';
-import { installDom, tinyStorage, type FakeDom } from './offline-dom';
+import { domPerTest, tinyStorage } from './dom';
 import { present } from '../present';
 
 const format = suite('notes backup format');
@@ -137,16 +137,9 @@ merging('nothing present is deleted, and a note deleted here after the backup wa
 merging.run();
 
 const restoring = suite('notes restore (store)');
-let dom: FakeDom;
-let stop: (() => void) | undefined;
+const env = domPerTest(restoring);
 restoring.before.each(() => {
-  dom = installDom();
   localStorage.setItem(NOTES_KEY, JSON.stringify({ v: 1, notes: [{ id: 'a', text: 'here', at: 5 }], gone: {} }));
-});
-restoring.after.each(() => {
-  stop?.();
-  stop = undefined;
-  dom.uninstall();
 });
 
 /** The device's storage, counting the writes of `key`. */
@@ -168,7 +161,7 @@ function countingWrites(storage: Storage, key: string): { storage: Storage; writ
 
 restoring('the merged notes are written in one setItem, with the pending edits, and shown', () => {
   const { storage, writes } = countingWrites(localStorage, NOTES_KEY);
-  stop = startNotes({ storage });
+  env.stop = startNotes({ storage });
   editNote('a', 'typed, not saved yet');
   assert.equal(restoreNotes([{ id: 'b', text: 'restored', at: 3 }]), { added: 1, updated: 0 });
   assert.is(writes(), 1);
@@ -184,7 +177,7 @@ restoring('the merged notes are written in one setItem, with the pending edits, 
 
 restoring('storage full: refused, and nothing changes, stored or on screen', () => {
   const before = localStorage.getItem(NOTES_KEY);
-  stop = startNotes({ storage: tinyStorage(50) });
+  env.stop = startNotes({ storage: tinyStorage(50) });
   assert.equal(restoreNotes([{ id: 'b', text: 'x'.repeat(100), at: 3 }]), { problem: 'full' });
   assert.is(localStorage.getItem(NOTES_KEY), before);
   assert.equal(

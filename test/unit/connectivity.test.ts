@@ -6,36 +6,26 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { LOG_KEY, connectivity, connectivityLog, logTransition, probe, startConnectivity } from '../../src/offline/connectivity';
 import { beforeAllTests } from '../e2e/lib/hooks';
-import { installDom, type FakeDom } from './offline-dom';
+import { domPerTest, installDom, type FakeDom } from './dom';
 import { present } from '../present';
 
 const test = suite('connectivity store');
-let dom: FakeDom;
-let stop: (() => void) | undefined;
+const env = domPerTest(test);
 /** The log's entries; null (not read yet) only before the first start, so [] then. */
 const logEntries = () => connectivityLog.getSnapshot() ?? [];
 const kinds = () => logEntries().map((e) => e.kind);
 
-test.before.each(() => {
-  dom = installDom();
-});
-test.after.each(() => {
-  stop?.();
-  stop = undefined;
-  dom.uninstall();
-});
-
 test('follows online/offline events, with the time of the change, and logs each transition', async () => {
-  stop = startConnectivity();
+  env.stop = startConnectivity();
   const seen: boolean[] = [];
   const unsubscribe = connectivity.subscribe(() => seen.push(connectivity.getSnapshot().online));
   const before = kinds().length;
-  await dom.tick(5000);
-  dom.setOnline(false);
+  await env.dom.tick(5000);
+  env.dom.setOnline(false);
   assert.is(connectivity.getSnapshot().online, false);
   assert.is(connectivity.getSnapshot().since, Date.now());
-  await dom.tick(3000);
-  dom.setOnline(true);
+  await env.dom.tick(3000);
+  env.dom.setOnline(true);
   assert.equal(connectivity.getSnapshot().online, true);
   assert.is(connectivity.getSnapshot().since, Date.now());
   assert.equal(seen, [false, true]);
@@ -44,21 +34,20 @@ test('follows online/offline events, with the time of the change, and logs each 
 });
 
 test('a page loaded offline starts offline and logs it (it never gets an offline event)', () => {
-  dom.uninstall();
-  dom = installDom({ online: false });
-  stop = startConnectivity();
+  env.reinstall({ online: false });
+  env.stop = startConnectivity();
   assert.is(connectivity.getSnapshot().online, false);
   assert.is(kinds().at(-1), 'offline');
 });
 
 test('the last entries of the log survive a reload (sessionStorage); the in-memory log is bounded', () => {
-  stop = startConnectivity();
+  env.stop = startConnectivity();
   for (let i = 0; i < 60; i++) logTransition('probe-failed', `attempt ${i}`);
   assert.is(logEntries().length, 50);
   logTransition('reload', 'back online');
-  stop();
+  env.stop();
   // The next page of this tab: same sessionStorage, fresh start.
-  stop = startConnectivity();
+  env.stop = startConnectivity();
   const after = logEntries();
   assert.is(after.length, 8);
   assert.equal(after.at(-1)?.kind, 'reload');
@@ -67,11 +56,11 @@ test('the last entries of the log survive a reload (sessionStorage); the in-memo
 });
 
 test('stop() detaches from the window events', () => {
-  stop = startConnectivity();
-  stop();
-  stop = undefined;
+  env.stop = startConnectivity();
+  env.stop();
+  env.stop = undefined;
   const before = kinds().length;
-  dom.setOnline(false);
+  env.dom.setOnline(false);
   assert.is(kinds().length, before);
   assert.is(connectivity.getSnapshot().online, true);
 });
@@ -79,6 +68,7 @@ test('stop() detaches from the window events', () => {
 const probes = suite('reachability probe (real HTTP)');
 let server: http.Server;
 let base: string;
+let dom: FakeDom;
 let status = 200;
 const seen: { method?: string; url?: string; cache?: string }[] = [];
 beforeAllTests(probes, async () => {

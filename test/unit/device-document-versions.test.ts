@@ -7,19 +7,10 @@ import { createDeviceDocument } from '../../src/offline/device-document';
 import { flushAll } from '../../src/offline/flush';
 import { EMPTY_DOC, recover, withEdit, withNewNote, type Doc, type Note } from '../../src/notes/model';
 import { NOTES_DOCUMENT, NOTES_KEY } from '../../src/notes/store';
-import { installDom, type FakeDom } from './offline-dom';
+import { domPerTest } from './dom';
 
 const versions = suite('device document: stored format versions');
-let versionDom: FakeDom;
-let stopVersioned: (() => void) | undefined;
-versions.before.each(() => {
-  versionDom = installDom();
-});
-versions.after.each(() => {
-  stopVersioned?.();
-  stopVersioned = undefined;
-  versionDom.uninstall();
-});
+const env = domPerTest(versions);
 
 /** How the notes would move to a version 2 shape (test only): tombstones stored as a list of { id, at }. */
 interface NotesV2 {
@@ -59,14 +50,14 @@ const v2Texts = () => notesV2.getSnapshot().doc.notes.map((note) => note.text);
 /** What another tab of this app stores under `key`, with the `storage` event it sends here. */
 function otherTabWrites(key: string, text: string): void {
   localStorage.setItem(key, text);
-  versionDom.win.dispatchEvent(new versionDom.win.StorageEvent('storage', { key, newValue: text }));
+  env.dom.win.dispatchEvent(new env.dom.win.StorageEvent('storage', { key, newValue: text }));
 }
 
 versions('version 1 data is upgraded once: read through upgrade(data, 1), saved as version 2 at load, read as it is after', () => {
   upgrades = [];
   // Written as text: an id `__proto__` stays an own key of the stored object.
   localStorage.setItem(V2_KEY, '{"v":1,"notes":[{"id":"a","text":"kept","at":5}],"gone":{"__proto__":7,"b":9}}');
-  stopVersioned = notesV2.start();
+  env.stop = notesV2.start();
   assert.equal(upgrades, [1]);
   assert.equal(v2Texts(), ['kept']);
   assert.equal(storedV2(), {
@@ -77,19 +68,19 @@ versions('version 1 data is upgraded once: read through upgrade(data, 1), saved 
       { id: 'b', at: 9 },
     ],
   });
-  stopVersioned();
-  stopVersioned = notesV2.start();
+  env.stop();
+  env.stop = notesV2.start();
   assert.equal(upgrades, [1], 'not upgraded again');
   assert.equal([...notesV2.getSnapshot().doc.gone.keys()], ['__proto__', 'b']);
 });
 
 versions('a version 1 save from an old tab is upgraded, merged, and stored back as version 2', async () => {
   upgrades = [];
-  stopVersioned = notesV2.start();
+  env.stop = notesV2.start();
   otherTabWrites(V2_KEY, JSON.stringify({ v: 1, notes: [{ id: 'x', text: 'from the old tab', at: 3 }], gone: {} }));
   assert.equal(upgrades, [1]);
   assert.equal(v2Texts(), ['', 'from the old tab']);
-  await versionDom.tick(1000);
+  await env.dom.tick(1000);
   assert.is(storedV2().v, 2);
   assert.equal(
     storedV2().notes.map((note: Note) => note.text),
@@ -103,19 +94,19 @@ versions(
     upgrades = [];
     const newer = JSON.stringify({ v: 3, notes: { a: 'a shape this code does not know' } });
     localStorage.setItem(V2_KEY, newer);
-    stopVersioned = notesV2.start();
+    env.stop = notesV2.start();
     assert.equal(notesV2.getSnapshot(), { doc: EMPTY_DOC, outdated: true, loaded: true, problem: undefined });
     notesV2.change(withNewNote(EMPTY_DOC, 'typed', 1));
     assert.equal(v2Texts(), [], 'an outdated tab takes no change');
     assert.is(notesV2.restore(withNewNote(EMPTY_DOC, 'restored', 1)), 'outdated');
-    versionDom.win.dispatchEvent(
-      new versionDom.win.StorageEvent('storage', { key: V2_KEY, newValue: JSON.stringify({ v: 1, notes: [], gone: {} }) }),
+    env.dom.win.dispatchEvent(
+      new env.dom.win.StorageEvent('storage', { key: V2_KEY, newValue: JSON.stringify({ v: 1, notes: [], gone: {} }) }),
     );
     flushAll();
-    versionDom.pagehide();
-    versionDom.setHidden(true);
+    env.dom.pagehide();
+    env.dom.setHidden(true);
     notesV2.discardUnreadable();
-    await versionDom.tick(2000);
+    await env.dom.tick(2000);
     assert.is(localStorage.getItem(V2_KEY), newer);
     assert.is(localStorage.getItem(notesV2.backupKey), null, 'not copied aside either: it is not unreadable, only newer');
     assert.equal(upgrades, []);
@@ -126,25 +117,25 @@ versions(
 versions(
   'a newer format saved by another tab mid-session: the tab turns outdated, keeps showing its notes, and its pending edit is not written',
   async () => {
-    stopVersioned = notesV2.start();
+    env.stop = notesV2.start();
     notesV2.change(withEdit(notesV2.getSnapshot().doc, '0', 'typed, not saved yet', Date.now()));
     const newer = JSON.stringify({ v: 3, everything: 'else' });
     otherTabWrites(V2_KEY, newer);
     assert.ok(notesV2.getSnapshot().outdated);
     assert.equal(v2Texts(), ['typed, not saved yet'], 'still shown, to copy by hand');
-    await versionDom.tick(2000);
-    versionDom.pagehide();
+    await env.dom.tick(2000);
+    env.dom.pagehide();
     flushAll();
     assert.is(localStorage.getItem(V2_KEY), newer);
   },
 );
 
 versions("a newer format stored before its event arrives: the tab's next save reads it first and writes nothing", async () => {
-  stopVersioned = notesV2.start();
+  env.stop = notesV2.start();
   notesV2.change(withEdit(notesV2.getSnapshot().doc, '0', 'typed', Date.now()));
   const newer = JSON.stringify({ v: 3 });
   localStorage.setItem(V2_KEY, newer); // the other tab's event is still on its way
-  await versionDom.tick(1000);
+  await env.dom.tick(1000);
   assert.is(localStorage.getItem(V2_KEY), newer);
   assert.ok(notesV2.getSnapshot().outdated);
 });
@@ -152,10 +143,10 @@ versions("a newer format stored before its event arrives: the tab's next save re
 versions('data saved without `v` is read as version 1; an upgrade that throws counts as unreadable data, copied aside', () => {
   upgrades = [];
   localStorage.setItem(V2_KEY, JSON.stringify({ notes: [{ id: 'a', text: 'old', at: 1 }], gone: {} }));
-  stopVersioned = notesV2.start();
+  env.stop = notesV2.start();
   assert.equal(upgrades, [1]);
   assert.equal(v2Texts(), ['old']);
-  stopVersioned();
+  env.stop();
   const failing = createDeviceDocument<Doc>({
     ...NOTES_DOCUMENT,
     key: V2_KEY,
@@ -166,7 +157,7 @@ versions('data saved without `v` is read as version 1; an upgrade that throws co
   });
   const raw = JSON.stringify({ v: 1, notes: [{ id: 'a', text: 'old', at: 1 }], gone: {} });
   localStorage.setItem(V2_KEY, raw);
-  stopVersioned = failing.start();
+  env.stop = failing.start();
   assert.is(failing.getSnapshot().corrupt, 'copied');
   assert.is(localStorage.getItem(failing.backupKey), raw);
 });

@@ -6,7 +6,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createDeviceDocument, nextTime } from '../../src/offline/device-document';
 import { flushAll } from '../../src/offline/flush';
-import { installDom, tinyStorage, type FakeDom } from './offline-dom';
+import { domPerTest, tinyStorage } from './dom';
 import { present } from '../present';
 
 /** The second kind of stored data: a colour theme, and when it was chosen. */
@@ -32,67 +32,57 @@ const mergeTheme = (mine: Theme, theirs: Theme): Theme =>
 const theme = createDeviceDocument<Theme>({ key: THEME_KEY, empty: EMPTY, recover: recoverTheme, merge: mergeTheme, version: 2 });
 
 const test = suite('device document');
-let dom: FakeDom;
-let stop: (() => void) | undefined;
+const env = domPerTest(test);
 const stored = () => JSON.parse(localStorage.getItem(THEME_KEY) ?? 'null');
 /** A choice made now, stamped after the one it replaces (the device document's clock). */
 const choose = (name: string) => theme.change({ theme: name, at: nextTime(theme.getSnapshot().doc.at) });
 const shown = () => theme.getSnapshot().doc.theme;
 
-test.before.each(() => {
-  dom = installDom();
-});
-test.after.each(() => {
-  stop?.();
-  stop = undefined;
-  dom.uninstall();
-});
-
 test('before start it holds the empty document, not loaded (the prerendered state); start reads the device', () => {
   assert.equal(theme.getServerSnapshot(), { doc: EMPTY, outdated: false, loaded: false });
   localStorage.setItem(THEME_KEY, JSON.stringify({ v: 2, theme: 'dark', at: 5 }));
-  stop = theme.start();
+  env.stop = theme.start();
   assert.equal(theme.getSnapshot(), { doc: { theme: 'dark', at: 5 }, outdated: false, loaded: true, problem: undefined });
   assert.equal(theme.getServerSnapshot(), { doc: EMPTY, outdated: false, loaded: false }, 'the server snapshot never changes');
 });
 
 test('a change is saved once `saveWithinMs` has passed since the first unsaved change, with the format version as `v`', async () => {
-  stop = theme.start({ saveWithinMs: 300 });
+  env.stop = theme.start({ saveWithinMs: 300 });
   let notified = 0;
   const unsubscribe = theme.subscribe(() => notified++);
   choose('dark');
-  await dom.tick(200);
+  await env.dom.tick(200);
   choose('light');
   assert.is(stored(), null);
   assert.is(shown(), 'light', 'shown at once');
-  await dom.tick(100);
+  await env.dom.tick(100);
   assert.equal(stored(), { v: 2, theme: 'light', at: Date.now() - 100 });
   assert.ok(notified >= 2);
   unsubscribe();
 });
 
 test('pending changes are saved at once on pagehide, on hiding the tab and on flushAll; after stop, none of them saves', () => {
-  stop = theme.start();
+  env.stop = theme.start();
   choose('one');
-  dom.pagehide();
+  env.dom.pagehide();
   assert.is(stored().theme, 'one');
   choose('two');
-  dom.setHidden(true);
+  env.dom.setHidden(true);
   assert.is(stored().theme, 'two');
   choose('three');
   flushAll();
   assert.is(stored().theme, 'three');
-  stop();
-  stop = undefined;
+  env.stop();
+  env.stop = undefined;
   choose('four');
-  dom.pagehide();
+  env.dom.pagehide();
   flushAll();
   assert.is(stored().theme, 'three');
 });
 
 test('unreadable stored text is copied to the backup key, reported, and the recovered document saved', () => {
   localStorage.setItem(THEME_KEY, '{"v":2,"theme":"da');
-  stop = theme.start();
+  env.stop = theme.start();
   assert.is(theme.backupKey, `${THEME_KEY}:backup`);
   assert.is(localStorage.getItem(theme.backupKey), '{"v":2,"theme":"da');
   assert.ok(theme.getSnapshot().corrupt);
@@ -102,70 +92,70 @@ test('unreadable stored text is copied to the backup key, reported, and the reco
 test('stored data that recover() could not keep whole is also copied aside and reported', () => {
   const raw = JSON.stringify({ v: 2, colour: 'dark' });
   localStorage.setItem(THEME_KEY, raw);
-  stop = theme.start();
+  env.stop = theme.start();
   assert.ok(theme.getSnapshot().corrupt);
   assert.is(localStorage.getItem(theme.backupKey), raw);
 });
 
 test('storage full: reported, the change stays shown and pending, the last good save intact; once it fits, the next flush saves it', async () => {
-  stop = theme.start({ storage: tinyStorage(60) });
+  env.stop = theme.start({ storage: tinyStorage(60) });
   choose('dark');
-  await dom.tick(1000);
+  await env.dom.tick(1000);
   assert.is(stored().theme, 'dark');
   choose('x'.repeat(100));
-  await dom.tick(1000);
+  await env.dom.tick(1000);
   assert.is(theme.getSnapshot().problem, 'full');
   assert.is(shown(), 'x'.repeat(100));
   assert.is(stored().theme, 'dark');
   // A shorter choice fits where the long one did not: the next flush saves it.
   choose('light');
-  dom.pagehide();
+  env.dom.pagehide();
   assert.is(stored().theme, 'light');
   assert.is(theme.getSnapshot().problem, undefined, 'the notice goes away once saved');
 });
 
 test('no storage at all: reported once started, and changes still work for the session', async () => {
-  stop = theme.start({ storage: null });
+  env.stop = theme.start({ storage: null });
   assert.is(theme.getSnapshot().problem, 'unavailable');
   choose('dark');
-  await dom.tick(2000);
+  await env.dom.tick(2000);
   assert.is(shown(), 'dark');
   assert.is(theme.getSnapshot().problem, 'unavailable');
 });
 
 test("another tab's save is merged in; ours is stored back only when theirs lacks something of ours", async () => {
-  stop = theme.start();
+  env.stop = theme.start();
   const other = (value: Theme) => {
     const text = JSON.stringify({ v: 2, ...value });
     localStorage.setItem(THEME_KEY, text); // what the other tab wrote
-    dom.win.dispatchEvent(new dom.win.StorageEvent('storage', { key: THEME_KEY, newValue: text }));
+    env.dom.win.dispatchEvent(new env.dom.win.StorageEvent('storage', { key: THEME_KEY, newValue: text }));
   };
   other({ theme: 'dark', at: Date.now() + 10 });
   assert.is(shown(), 'dark', 'their newer choice shows here');
-  await dom.tick(1000);
+  await env.dom.tick(1000);
   assert.equal(stored(), { v: 2, theme: 'dark', at: Date.now() - 990 }, 'nothing stored back: theirs was the merge');
   choose('light');
   other({ theme: 'sepia', at: 1 });
   assert.is(shown(), 'light', 'their older choice does not overwrite ours');
-  await dom.tick(1000);
+  await env.dom.tick(1000);
   assert.is(stored().theme, 'light', 'the merge is stored for the other tab');
 });
 
 test('storage events for other keys, removals (no new value) and unreadable values change nothing', () => {
-  stop = theme.start();
+  env.stop = theme.start();
   choose('mine');
   for (const init of [
     { key: 'something-else', newValue: JSON.stringify({ theme: 'theirs', at: Date.now() + 1 }) },
     { key: THEME_KEY },
     { key: THEME_KEY, newValue: '{"theme":' },
   ]) {
-    dom.win.dispatchEvent(new dom.win.StorageEvent('storage', init));
+    env.dom.win.dispatchEvent(new env.dom.win.StorageEvent('storage', init));
   }
   assert.is(shown(), 'mine');
 });
 
 test('restore writes the whole document at once; storage full refuses it and changes nothing, not even on screen', () => {
-  stop = theme.start({ storage: tinyStorage(60) });
+  env.stop = theme.start({ storage: tinyStorage(60) });
   choose('typed, pending');
   assert.is(theme.restore({ theme: 'restored', at: 9 }), undefined);
   assert.equal(stored(), { v: 2, theme: 'restored', at: 9 });
@@ -178,7 +168,7 @@ test('restore writes the whole document at once; storage full refuses it and cha
 });
 
 test('without storage a restore changes the document for the session', () => {
-  stop = theme.start({ storage: null });
+  env.stop = theme.start({ storage: null });
   assert.is(theme.restore({ theme: 'restored', at: 9 }), undefined);
   assert.is(shown(), 'restored');
   assert.is(theme.getSnapshot().problem, 'unavailable');
@@ -192,7 +182,7 @@ test('two kinds of stored data side by side: each its own key, saves and events'
     merge: (mine, theirs) => (theirs.count > mine.count ? theirs : mine),
     initial: (found) => (found.count ? found : { count: 1 }),
   });
-  stop = theme.start();
+  env.stop = theme.start();
   const stopCounter = counter.start();
   assert.is(counter.getSnapshot().doc.count, 1, 'initial() gives a new user their starting document');
   counter.change({ count: 2 });
@@ -201,7 +191,7 @@ test('two kinds of stored data side by side: each its own key, saves and events'
   assert.equal(JSON.parse(present(localStorage.getItem('test-app:counter'), 'the document in localStorage')), { v: 1, count: 2 });
   assert.is(stored().theme, 'dark');
   const text = JSON.stringify({ v: 1, count: 7 });
-  dom.win.dispatchEvent(new dom.win.StorageEvent('storage', { key: 'test-app:counter', newValue: text }));
+  env.dom.win.dispatchEvent(new env.dom.win.StorageEvent('storage', { key: 'test-app:counter', newValue: text }));
   assert.is(counter.getSnapshot().doc.count, 7);
   assert.is(shown(), 'dark');
   stopCounter();
@@ -218,15 +208,15 @@ test('what an earlier version kept under a legacy key is merged in at start and 
   });
   const legacyText = JSON.stringify({ v: 1, theme: 'dark', at: 5 });
   localStorage.setItem('test-app-legacy:theme', legacyText);
-  stop = legacy.start();
+  env.stop = legacy.start();
   assert.is(legacy.getSnapshot().doc.theme, 'dark', "the earlier version's choice is shown");
   assert.equal(stored(), { v: 2, theme: 'dark', at: 5 }, 'and saved under our key at once');
   // A tab still running the earlier version chooses again: its save reaches this tab.
   const later = JSON.stringify({ v: 1, theme: 'light', at: 9 });
   localStorage.setItem('test-app-legacy:theme', later);
-  dom.win.dispatchEvent(new dom.win.StorageEvent('storage', { key: 'test-app-legacy:theme', newValue: later }));
+  env.dom.win.dispatchEvent(new env.dom.win.StorageEvent('storage', { key: 'test-app-legacy:theme', newValue: later }));
   assert.is(legacy.getSnapshot().doc.theme, 'light');
-  await dom.tick(1000);
+  await env.dom.tick(1000);
   assert.equal(stored(), { v: 2, theme: 'light', at: 9 }, 'saved under our key after the usual save delay');
   assert.is(localStorage.getItem('test-app-legacy:theme'), later, 'the legacy key is only read');
 });
@@ -234,16 +224,7 @@ test('what an earlier version kept under a legacy key is merged in at start and 
 test.run();
 
 const unreadable = suite('device document: unreadable data and a full storage');
-let fullDom: FakeDom;
-let stopFull: (() => void) | undefined;
-unreadable.before.each(() => {
-  fullDom = installDom();
-});
-unreadable.after.each(() => {
-  stopFull?.();
-  stopFull = undefined;
-  fullDom.uninstall();
-});
+const fullEnv = domPerTest(unreadable);
 
 /** localStorage with room for `room` more characters, and a way to make more room (as deleting other data does). */
 function storageWithRoom(room: number): { storage: Storage; makeRoom(characters: number): void } {
@@ -270,12 +251,12 @@ unreadable(
   async () => {
     localStorage.setItem(THEME_KEY, UNREADABLE);
     const { storage, makeRoom } = storageWithRoom(0);
-    stopFull = theme.start({ storage });
+    fullEnv.stop = theme.start({ storage });
     assert.is(theme.getSnapshot().corrupt, 'not-copied');
     assert.is(theme.getSnapshot().problem, 'full');
     choose('dark');
-    await fullDom.tick(1000);
-    fullDom.pagehide();
+    await fullEnv.dom.tick(1000);
+    fullEnv.dom.pagehide();
     flushAll();
     assert.is(theme.restore({ theme: 'restored', at: 9 }), 'full');
     assert.is(localStorage.getItem(THEME_KEY), UNREADABLE, 'the original is still there');
@@ -283,7 +264,7 @@ unreadable(
     assert.is(shown(), 'dark', 'the change stays on screen, pending');
     makeRoom(UNREADABLE.length);
     choose('light');
-    fullDom.pagehide();
+    fullEnv.dom.pagehide();
     assert.is(localStorage.getItem(theme.backupKey), UNREADABLE, 'copied first');
     assert.is(stored().theme, 'light', 'then saved');
     assert.is(theme.getSnapshot().corrupt, 'copied');
@@ -293,7 +274,7 @@ unreadable(
 
 unreadable('"start over": the person discards the unreadable text that could not be copied, and what is on screen is saved over it', () => {
   localStorage.setItem(THEME_KEY, UNREADABLE);
-  stopFull = theme.start({ storage: storageWithRoom(0).storage });
+  fullEnv.stop = theme.start({ storage: storageWithRoom(0).storage });
   choose('dark');
   theme.discardUnreadable();
   assert.is(stored().theme, 'dark');

@@ -3,18 +3,16 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { PROGRESS_INTERVAL_MS, throttledProgress } from '../../src/sw/install-progress';
-import { type FakeDom, installDom } from './offline-dom';
+import { domPerTest } from './dom';
 
 const test = suite('install progress');
-let dom: FakeDom;
+const env = domPerTest(test);
 /** What the pages were sent, in order. */
 let posted: number[];
 
 test.before.each(() => {
-  dom = installDom();
   posted = [];
 });
-test.after.each(() => dom.uninstall());
 
 /** A reporter for an install of `total` files that records what it posts. */
 const reporterOf = (total: number) => throttledProgress(total, (done) => posted.push(done));
@@ -23,11 +21,11 @@ test('the first count shows at once; counts within the interval wait for its end
   const progress = reporterOf(16);
   progress.report(1);
   assert.equal(posted, [1]);
-  await dom.tick(100);
+  await env.dom.tick(100);
   progress.report(2);
   progress.report(3);
   assert.equal(posted, [1], 'nothing more before the interval ends');
-  await dom.tick(PROGRESS_INTERVAL_MS - 100);
+  await env.dom.tick(PROGRESS_INTERVAL_MS - 100);
   assert.equal(posted, [1, 3]);
 });
 
@@ -35,7 +33,7 @@ test('a slow install shows every count that stays for a whole interval', async (
   const progress = reporterOf(16);
   for (const done of [1, 2, 3, 4]) {
     progress.report(done);
-    await dom.tick(PROGRESS_INTERVAL_MS);
+    await env.dom.tick(PROGRESS_INTERVAL_MS);
   }
   assert.equal(posted, [1, 2, 3, 4]);
 });
@@ -46,14 +44,14 @@ test('the last count is sent at once, and nothing comes after it', async () => {
   progress.report(2);
   progress.report(5);
   assert.equal(posted, [1, 5]);
-  await dom.tick(10 * PROGRESS_INTERVAL_MS);
+  await env.dom.tick(10 * PROGRESS_INTERVAL_MS);
   assert.equal(posted, [1, 5]);
 });
 
 test('a count after a quiet interval is sent at once', async () => {
   const progress = reporterOf(16);
   progress.report(1);
-  await dom.tick(PROGRESS_INTERVAL_MS);
+  await env.dom.tick(PROGRESS_INTERVAL_MS);
   assert.equal(posted, [1], 'an unchanged count is not sent again');
   progress.report(2);
   assert.equal(posted, [1, 2]);
@@ -64,7 +62,7 @@ test('a stopped install (it failed) sends no count it was holding', async () => 
   progress.report(1);
   progress.report(2);
   progress.stop();
-  await dom.tick(10 * PROGRESS_INTERVAL_MS);
+  await env.dom.tick(10 * PROGRESS_INTERVAL_MS);
   assert.equal(posted, [1]);
 });
 

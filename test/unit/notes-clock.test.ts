@@ -16,7 +16,7 @@ import { mergeBackup } from '../../src/notes/backup';
 import { EMPTY_DOC, merge, recover, toStored, withEdit, withNewNote, withoutNote, type Doc, type Note } from '../../src/notes/model';
 import { NOTES_DOCUMENT, NOTES_KEY } from '../../src/notes/store';
 import { createDeviceDocument, type DeviceDocument } from '../../src/offline/device-document';
-import { installDom, type FakeDom } from './offline-dom';
+import { domPerTest } from './dom';
 
 const YEAR = 365 * 24 * 60 * 60 * 1000;
 
@@ -166,11 +166,7 @@ test('three tabs, one a year fast and one a year slow: all converge, and the las
 test.run();
 
 const tabs = suite('notes in three tabs of one browser (device documents, storage events)');
-let dom: FakeDom;
-tabs.before.each(() => {
-  dom = installDom();
-});
-tabs.after.each(() => dom.uninstall());
+const env = domPerTest(tabs);
 
 /**
  * Three device documents of the notes on one localStorage, as three tabs are. Each write queues
@@ -202,7 +198,7 @@ function openTabs(next: () => number): {
   const deliver = (all: boolean) => {
     while (queue.length) {
       const [event] = queue.splice(Math.floor(next() * queue.length), 1);
-      dom.win.dispatchEvent(new dom.win.StorageEvent('storage', event));
+      env.dom.win.dispatchEvent(new env.dom.win.StorageEvent('storage', event));
       if (!all) return;
     }
   };
@@ -230,14 +226,14 @@ tabs('random edits, deletes and restores on skewed clocks: the tabs and the stor
       else if (roll < 0.55) backups.push(doc.notes);
       else if (roll < 0.6 && backups.length) document.restore(mergeBackup(doc, pick(backups)).doc);
       else if (roll < 0.8) deliver(false);
-      else if (roll < 0.9) await dom.tick(Math.floor(next() * 1500));
+      else if (roll < 0.9) await env.dom.tick(Math.floor(next() * 1500));
       else document.flush(); // pagehide, a hidden tab, a reload
     }
     // Quiet: events delivered, saves run, until no tab writes any more (a few rounds at most).
     let rounds = 0;
     for (; rounds < 10 && (pending() || rounds === 0); rounds++) {
       deliver(true);
-      await dom.tick(1000);
+      await env.dom.tick(1000);
     }
     assert.ok(rounds < 10, `seed ${seed}: the tabs stopped writing after ${rounds} rounds`);
     const storedText = JSON.stringify(recover(JSON.parse(localStorage.getItem(NOTES_KEY) ?? 'null')).doc.notes);

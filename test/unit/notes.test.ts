@@ -5,7 +5,7 @@ import * as assert from 'uvu/assert';
 import { merge, recover, toStored, withEdit, withoutNote, type Doc } from '../../src/notes/model';
 import { BACKUP_KEY, NOTES_KEY, addNote, deleteNote, editNote, flushNotes, notes, restoreNotes, startNotes } from '../../src/notes/store';
 import { flushAll } from '../../src/offline/flush';
-import { installDom, tinyStorage, type FakeDom } from './offline-dom';
+import { domPerTest, tinyStorage } from './dom';
 
 const model = suite('notes model');
 /** A notes document; tombstones as [id, time] pairs (ids are never object keys). */
@@ -81,49 +81,39 @@ model('ids named like Object.prototype members are ids like any other: merged, d
 model.run();
 
 const test = suite('notes store');
-let dom: FakeDom;
-let stop: (() => void) | undefined;
+const env = domPerTest(test);
 const stored = () => JSON.parse(localStorage.getItem(NOTES_KEY) ?? 'null');
 const texts = () => notes.getSnapshot().notes.map((n) => n.text);
 
-test.before.each(() => {
-  dom = installDom();
-});
-test.after.each(() => {
-  stop?.();
-  stop = undefined;
-  dom.uninstall();
-});
-
 test('a new user gets one empty note, ready to type in', () => {
-  stop = startNotes();
+  env.stop = startNotes();
   assert.equal(notes.getSnapshot(), { notes: [{ id: '0', text: '', at: 0 }], outdated: false, loaded: true, problem: undefined });
 });
 
 test('typing is saved about a second after the first unsaved keystroke, even while typing goes on', async () => {
-  stop = startNotes();
+  env.stop = startNotes();
   editNote('0', 'h');
-  await dom.tick(500);
+  await env.dom.tick(500);
   editNote('0', 'he');
   assert.is(stored(), null);
-  await dom.tick(500);
+  await env.dom.tick(500);
   assert.is(stored().notes[0].text, 'he');
   for (let i = 0; i < 15; i++) {
     editNote('0', 'he' + 'y'.repeat(i + 1));
-    await dom.tick(100);
+    await env.dom.tick(100);
   }
   assert.is(stored().notes[0].text, 'he' + 'y'.repeat(10), 'saved during continuous typing');
-  await dom.tick(1000);
+  await env.dom.tick(1000);
   assert.is(stored().notes[0].text, 'he' + 'y'.repeat(15));
 });
 
 test('pending text is saved at once on pagehide, when the tab is hidden, and on flushAll (before any reload)', () => {
-  stop = startNotes();
+  env.stop = startNotes();
   editNote('0', 'one');
-  dom.pagehide();
+  env.dom.pagehide();
   assert.is(stored().notes[0].text, 'one');
   editNote('0', 'two');
-  dom.setHidden(true);
+  env.dom.setHidden(true);
   assert.is(stored().notes[0].text, 'two');
   editNote('0', 'three');
   flushAll();
@@ -131,34 +121,34 @@ test('pending text is saved at once on pagehide, when the tab is hidden, and on 
 });
 
 test('add, edit and delete are saved and come back on the next load, in order', async () => {
-  stop = startNotes();
+  env.stop = startNotes();
   editNote('0', 'first');
-  await dom.tick(10);
+  await env.dom.tick(10);
   const b = addNote();
   editNote(b, 'second');
-  await dom.tick(10);
+  await env.dom.tick(10);
   const c = addNote();
   editNote(c, 'third');
   deleteNote(b);
   flushNotes();
-  stop();
-  stop = startNotes();
+  env.stop();
+  env.stop = startNotes();
   assert.equal(texts(), ['first', 'third']);
 });
 
 test('deleting every note leaves an empty list (not a surprise empty note) after a reload', () => {
-  stop = startNotes();
+  env.stop = startNotes();
   deleteNote('0');
   flushNotes();
-  stop();
-  stop = startNotes();
+  env.stop();
+  env.stop = startNotes();
   assert.equal(texts(), []);
 });
 
 test('corrupt stored notes: the raw text is backed up, the user is told, the app starts with an empty note', () => {
   const raw = '{"v":1,"notes":[{"id":"a","text":"half a sent';
   localStorage.setItem(NOTES_KEY, raw);
-  stop = startNotes();
+  env.stop = startNotes();
   assert.is(localStorage.getItem(BACKUP_KEY), raw);
   assert.is(notes.getSnapshot().corrupt, 'copied');
   assert.equal(texts(), ['']);
@@ -175,20 +165,20 @@ test('partly damaged notes: what can be read is kept, the rest is backed up', ()
     gone: {},
   });
   localStorage.setItem(NOTES_KEY, raw);
-  stop = startNotes();
+  env.stop = startNotes();
   assert.equal(texts(), ['keep me']);
   assert.is(notes.getSnapshot().corrupt, 'copied');
   assert.is(localStorage.getItem(BACKUP_KEY), raw);
 });
 
 test('storage full: "full" is reported, the text stays on screen, the last good save is intact', async () => {
-  stop = startNotes({ storage: tinyStorage(200) });
+  env.stop = startNotes({ storage: tinyStorage(200) });
   editNote('0', 'fits');
-  await dom.tick(1000);
+  await env.dom.tick(1000);
   assert.is(stored().notes[0].text, 'fits');
   const long = 'a long text that does not fit '.repeat(10);
   editNote('0', long);
-  await dom.tick(1000);
+  await env.dom.tick(1000);
   assert.is(notes.getSnapshot().problem, 'full');
   assert.equal(texts(), [long]);
   assert.is(stored().notes[0].text, 'fits');
@@ -207,28 +197,28 @@ test('storage full, then room again in the same session: the pending text is sav
       return typeof v === 'function' ? v.bind(target) : v;
     },
   });
-  stop = startNotes({ storage: s });
+  env.stop = startNotes({ storage: s });
   editNote('0', 'kept while full');
-  await dom.tick(1000);
+  await env.dom.tick(1000);
   assert.is(notes.getSnapshot().problem, 'full');
   full = false;
-  dom.pagehide();
+  env.dom.pagehide();
   assert.is(stored().notes[0].text, 'kept while full');
   assert.is(notes.getSnapshot().problem, undefined, 'the notice goes away once saved');
 });
 
 test('storage unavailable: a notice, and notes still work for the session', async () => {
-  stop = startNotes({ storage: null });
+  env.stop = startNotes({ storage: null });
   assert.is(notes.getSnapshot().problem, 'unavailable');
   editNote('0', 'only in memory');
   const id = addNote();
-  await dom.tick(2000);
+  await env.dom.tick(2000);
   assert.equal(texts(), ['only in memory', '']);
   assert.ok(id);
 });
 
 test("another tab's save shows up here, and our newer unsaved text is not overwritten", async () => {
-  stop = startNotes();
+  env.stop = startNotes();
   const b = addNote();
   editNote(b, 'ours, typed just now');
   const other = {
@@ -242,9 +232,9 @@ test("another tab's save shows up here, and our newer unsaved text is not overwr
   };
   const value = JSON.stringify(other);
   localStorage.setItem(NOTES_KEY, value); // what the other tab wrote
-  dom.win.dispatchEvent(new dom.win.StorageEvent('storage', { key: NOTES_KEY, newValue: value }));
+  env.dom.win.dispatchEvent(new env.dom.win.StorageEvent('storage', { key: NOTES_KEY, newValue: value }));
   assert.equal(texts(), ['theirs, newer', 'ours, typed just now', 'their new note']);
-  await dom.tick(1000);
+  await env.dom.tick(1000);
   assert.equal(
     stored().notes.map((n: { text: string }) => n.text),
     ['theirs, newer', 'ours, typed just now', 'their new note'],
@@ -254,7 +244,7 @@ test("another tab's save shows up here, and our newer unsaved text is not overwr
 
 test('a note restored from a clock a year fast: an edit and a delete here stick, against the other tab and after a reload', async () => {
   const yearAhead = Date.now() + 365 * 24 * 60 * 60 * 1000;
-  stop = startNotes();
+  env.stop = startNotes();
   const restored = [
     { id: 'edit-me', text: 'written a year ahead', at: yearAhead },
     { id: 'delete-me', text: 'also a year ahead', at: yearAhead },
@@ -263,36 +253,36 @@ test('a note restored from a clock a year fast: an edit and a delete here stick,
   const otherTab = localStorage.getItem(NOTES_KEY) ?? ''; // what the second tab holds: the restore
   editNote('edit-me', 'edited here, now');
   deleteNote('delete-me');
-  dom.win.dispatchEvent(new dom.win.StorageEvent('storage', { key: NOTES_KEY, newValue: otherTab }));
-  await dom.tick(1000);
+  env.dom.win.dispatchEvent(new env.dom.win.StorageEvent('storage', { key: NOTES_KEY, newValue: otherTab }));
+  await env.dom.tick(1000);
   assert.equal(texts(), ['', 'edited here, now']);
-  stop();
-  stop = startNotes();
+  env.stop();
+  env.stop = startNotes();
   assert.equal(texts(), ['', 'edited here, now']);
 });
 
 test('a `__proto__` note deleted here stays deleted when the other tab sends the note back, and the two tabs settle', async () => {
   localStorage.setItem(NOTES_KEY, '{"v":1,"notes":[{"id":"__proto__","text":"odd id","at":5}],"gone":{}}');
-  stop = startNotes();
+  env.stop = startNotes();
   const before = localStorage.getItem(NOTES_KEY) ?? '';
   deleteNote('__proto__');
   flushNotes();
   const afterDelete = localStorage.getItem(NOTES_KEY);
-  dom.win.dispatchEvent(new dom.win.StorageEvent('storage', { key: NOTES_KEY, newValue: before }));
+  env.dom.win.dispatchEvent(new env.dom.win.StorageEvent('storage', { key: NOTES_KEY, newValue: before }));
   assert.equal(texts(), []);
-  await dom.tick(1000);
+  await env.dom.tick(1000);
   assert.is(localStorage.getItem(NOTES_KEY), afterDelete, 'nothing new to store: the tab that sent the note gets the same tombstone back');
   assert.equal(Object.keys(stored().gone), ['__proto__']);
 });
 
 test('a note deleted in another tab disappears here; events for other keys are ignored', () => {
-  stop = startNotes();
+  env.stop = startNotes();
   editNote('0', 'to be deleted elsewhere');
   flushNotes();
   const other = JSON.stringify({ v: 1, notes: [], gone: { 0: Date.now() + 1 } });
-  dom.win.dispatchEvent(new dom.win.StorageEvent('storage', { key: 'something-else', newValue: other }));
+  env.dom.win.dispatchEvent(new env.dom.win.StorageEvent('storage', { key: 'something-else', newValue: other }));
   assert.equal(texts(), ['to be deleted elsewhere']);
-  dom.win.dispatchEvent(new dom.win.StorageEvent('storage', { key: NOTES_KEY, newValue: other }));
+  env.dom.win.dispatchEvent(new env.dom.win.StorageEvent('storage', { key: NOTES_KEY, newValue: other }));
   assert.equal(texts(), []);
 });
 test.run();

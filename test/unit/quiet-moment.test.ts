@@ -4,7 +4,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { QUIET_AFTER_INPUT_MS, startQuietMomentWatch, whenQuiet, type BusyReason } from '../../src/offline/quiet-moment';
-import { installDom, type FakeDom } from './offline-dom';
+import { installDom, type FakeDom } from './dom';
 
 const test = suite('quiet moment');
 let dom: FakeDom;

@@ -7,7 +7,7 @@ import { NOTES_KEY, editNote, startNotes } from '../../src/notes/store';
 import { connectivityLog, startConnectivity } from '../../src/offline/connectivity';
 import { startQuietMomentWatch } from '../../src/offline/quiet-moment';
 import { GUARD_KEY, startReconnect, type ReconnectOptions } from '../../src/offline/reconnect';
-import { installDom, type FakeDom } from './offline-dom';
+import { installDom, type FakeDom } from './dom';
 import { present } from '../present';
 
 const test = suite('reconnect policy');

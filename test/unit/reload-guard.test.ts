@@ -4,21 +4,17 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { claimReload } from '../../src/offline/reload-guard';
-import { installDom, type FakeDom } from './offline-dom';
+import { domPerTest } from './dom';
 
 const test = suite('reload guard');
-let dom: FakeDom;
-test.before.each(() => {
-  dom = installDom();
-});
-test.after.each(() => dom.uninstall());
+const env = domPerTest(test);
 
 test('the first reload may happen (0) and is recorded; a second within the window gets the ms left', async () => {
   assert.is(claimReload('guard', 10_000), 0);
-  await dom.tick(4_000);
+  await env.dom.tick(4_000);
   assert.is(claimReload('guard', 10_000), 6_000);
   assert.is(claimReload('guard', 10_000), 6_000, 'asking again does not move the window');
-  await dom.tick(6_000);
+  await env.dom.tick(6_000);
   assert.is(claimReload('guard', 10_000), 0, 'the window has passed');
   assert.is(claimReload('guard', 10_000), 10_000, 'and that reload was recorded');
 });

@@ -5,7 +5,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { RESUME_KEY, RESUME_MAX_AGE_MS, resumeAfterReload, saveResumePoint, startFocusMemory } from '../../src/offline/resume-point';
-import { installDom, type FakeDom } from './offline-dom';
+import { installDom, type FakeDom } from './dom';
 
 const test = suite('resume point');
 let dom: FakeDom;

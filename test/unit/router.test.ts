@@ -1,19 +1,33 @@
 // The router's rules in a DOM (happy-dom): which clicks become client-side navigations, and what a
 // navigation does (URL, route store, title, focus); Back/Forward through popstate.
-import { win } from './router-dom';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { navigate, route, routePath, startRouter, titleOf } from '../../src/ui/router';
 import { APP_TITLE } from '../../src/app-name';
 import { present } from '../present';
+import { installDom, type FakeDom } from './dom';
 
 const test = suite('router');
+let dom: FakeDom;
 let stop: () => void;
 let unsubscribe: () => void;
 let seen: string[];
+let taken = false;
+
+// One window for the suite, as for a page that stays open; each test starts back at /.
+test.before(() => {
+  dom = installDom({ url: 'https://app.example/' });
+  // Last in the bubbling path (after the router's listener on document): notes whether the router
+  // took the click, then cancels it, so happy-dom does not really follow the link away.
+  dom.win.addEventListener('click', (e) => {
+    taken = e.defaultPrevented;
+    e.preventDefault();
+  });
+});
+test.after(() => dom.uninstall());
 
 test.before.each(() => {
-  win.history.replaceState(null, '', 'https://app.example/');
+  dom.win.history.replaceState(null, '', 'https://app.example/');
   document.body.innerHTML = `<a id="status" href="/status/">Offline readiness</a><a id="about" href="/about">About, no slash</a>
     <a id="file" href="/audit.json">audit</a><a id="away" href="https://elsewhere.example/status/">away</a>
     <a id="blank" href="/about/" target="_blank">new tab</a><a id="noref">no href</a>
@@ -25,14 +39,6 @@ test.before.each(() => {
 test.after.each(() => {
   stop();
   unsubscribe();
-});
-
-// Last in the bubbling path (after the router's listener on document): notes whether the router
-// took the click, then cancels it, so happy-dom does not really follow the link away.
-let taken = false;
-win.addEventListener('click', (e) => {
-  taken = e.defaultPrevented;
-  e.preventDefault();
 });
 
 /** Clicks a link with the given modifiers; returns whether the router took it (default prevented). */

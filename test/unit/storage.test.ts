@@ -4,7 +4,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { area, load, save } from '../../src/offline/storage';
-import { installDom, tinyStorage, type FakeDom } from './offline-dom';
+import { installDom, tinyStorage, type FakeDom } from './dom';
 
 const test = suite('device storage');
 let dom: FakeDom;

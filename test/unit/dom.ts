@@ -1,9 +1,12 @@
-// A happy-dom window installed as the globals the offline core reads (window, document,
-// navigator, storage, events), with switches for what happy-dom cannot change by itself
-// (`navigator.onLine`, `document.hidden`), and a fake clock for setTimeout/Date.now.
-// Install in a suite's `before` hook, not at import: test/harness/uvu-run.mjs imports every unit test
-// file into one process before any suite runs.
+// The unit tests' one DOM: a happy-dom window installed as the globals that the offline core, the
+// notes and the router read (window, document, navigator, location, history, storage, events),
+// with switches for what happy-dom cannot change by itself (`navigator.onLine`, `document.hidden`),
+// and a fake clock for setTimeout/Date.now. Browser tests mount into a real page instead
+// (test/browser/mount.ts); end-to-end tests read built pages (test/e2e/lib/).
+// Install per test (domPerTest) or in a suite's hook, not at import: test/harness/uvu-run.mjs
+// imports every unit test file into one process before any suite runs.
 import { Window } from 'happy-dom';
+import type { Test } from 'uvu';
 
 export interface FakeDom {
   win: Window;
@@ -32,12 +35,17 @@ const GLOBALS = [
   'HTMLInputElement',
   'HTMLTextAreaElement',
   'MutationObserver',
+  // The router's (src/ui/router.ts).
+  'history',
+  'HTMLAnchorElement',
+  'MouseEvent',
+  'PopStateEvent',
 ] as const;
-const METHODS = ['addEventListener', 'removeEventListener', 'dispatchEvent'] as const;
+const METHODS = ['addEventListener', 'removeEventListener', 'dispatchEvent', 'scrollTo'] as const;
 
-/** Installs a fresh window (empty storage) and a fake clock starting at `start`. */
-export function installDom({ online = true, hidden = false, start = 1_700_000_000_000 } = {}): FakeDom {
-  const win = new Window({ url: 'http://localhost:8080/' });
+/** Installs a fresh window at `url` (empty storage) and a fake clock starting at `start`. */
+export function installDom({ online = true, hidden = false, start = 1_700_000_000_000, url = 'http://localhost:8080/' } = {}): FakeDom {
+  const win = new Window({ url });
   Object.defineProperty(win.navigator, 'onLine', { configurable: true, get: () => online });
   Object.defineProperty(win.document, 'hidden', { configurable: true, get: () => hidden });
   Object.defineProperty(win.document, 'visibilityState', { configurable: true, get: () => (hidden ? 'hidden' : 'visible') });
@@ -103,6 +111,42 @@ export function installDom({ online = true, hidden = false, start = 1_700_000_00
       void win.happyDOM.close();
     },
   };
+}
+
+/** The DOM of the test under way, and what it started: `stop`, when a test sets it, runs after the test. */
+export interface DomPerTest {
+  readonly dom: FakeDom;
+  stop?: () => void;
+  /** Replaces this test's DOM with a fresh one made with `options` (a page loaded offline, say). */
+  reinstall(options: Parameters<typeof installDom>[0]): void;
+}
+
+/**
+ * A fresh DOM (installDom()) for each test of `test`; after each, the test's `stop` (if it set
+ * one: a store or watch it started), then the DOM is uninstalled.
+ */
+export function domPerTest(test: Test, options?: Parameters<typeof installDom>[0]): DomPerTest {
+  let dom: FakeDom | undefined;
+  const each: DomPerTest = {
+    get dom() {
+      if (!dom) throw new Error('domPerTest: no test is running');
+      return dom;
+    },
+    reinstall(next) {
+      dom?.uninstall();
+      dom = installDom(next);
+    },
+  };
+  test.before.each(() => {
+    dom = installDom(options);
+  });
+  test.after.each(() => {
+    each.stop?.();
+    each.stop = undefined;
+    dom?.uninstall();
+    dom = undefined;
+  });
+  return each;
 }
 
 /** localStorage with room for `room` more characters, as a browser with a quota behaves. */
