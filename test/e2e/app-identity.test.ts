@@ -8,12 +8,14 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { APP_NAME, appId, cachePrefixOf, LEGACY_KEY_PREFIX, storageKey } from '../../src/app-name';
 import { SECOND_BASE, TEST_BASE } from '../harness/test-sites.mjs';
-import { caretOf, cacheNames, countLoads, firstNote, savedNotes, waitReady } from './lib/app';
+import { countLoads, firstNote, waitReady } from './lib/app';
 import { freshContext } from './lib/browser';
 import { type HostKind, startHost } from './lib/hosts';
 import { audit, BUILDS, sharedOrigin, site } from './lib/site';
 import { shareChromium, type Shared } from './lib/suite';
 import { until, WAIT } from './lib/wait';
+import { caretOf, savedNotes } from './lib/notes';
+import { cacheNames } from './lib/caches';
 
 /** The notes key of the app served at `base`. */
 const notesKeyAt = (base: string): string => storageKey('notes', appId(APP_NAME, base));

@@ -3,26 +3,16 @@
 // /my-app/, works offline there, reloads once on reconnect, and never asks for a URL outside it.
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import type { Page } from 'playwright-core';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import {
-  cacheNames,
-  cachedPaths,
-  countLoads,
-  firstNote,
-  openInstalled,
-  openNotes,
-  reconnectReloaded,
-  ROUTES,
-  settle,
-  watchConsole,
-} from './lib/app';
+import { countLoads, firstNote, headingAt, openInstalled, openNotes, reconnectReloaded, settle, newWatchedPage } from './lib/app';
 import { freshContext } from './lib/browser';
 import { startHost } from './lib/hosts';
 import { APP_NAME, BUILDS, site, temp } from './lib/site';
 import { shareChromium, type Shared } from './lib/suite';
 import { until } from './lib/wait';
+import { cacheNames, cachedPaths } from './lib/caches';
+import { ROUTES } from './lib/screens';
 import { appId, cachePrefixOf } from '../../src/app-name';
 
 const BASE = '/my-app/';
@@ -37,12 +27,6 @@ function sharedRoot(dist: string): string {
   return root;
 }
 
-/** Navigates and returns the <h1> the page shows. */
-async function heading(page: Page, url: string): Promise<string> {
-  await page.goto(url);
-  return (await page.getByRole('heading', { level: 1 }).textContent({ timeout: 5_000 })) ?? '';
-}
-
 for (const build of BUILDS) {
   const test = suite<Shared>(`sub-path deploy under ${BASE} (${build.name}, python)`);
   shareChromium(test, () => startHost('python', sharedRoot(site(build.name, 'base'))));
@@ -52,8 +36,7 @@ for (const build of BUILDS) {
     host,
   }) => {
     const context = await freshContext(browser);
-    const page = await context.newPage();
-    const problems = watchConsole(page);
+    const { page, problems } = await newWatchedPage(context);
     const app = new URL(BASE, host.url).href;
     await page.goto(new URL('status/', app).href);
     await settle(page, 'Offline readiness');
@@ -82,7 +65,7 @@ for (const build of BUILDS) {
           ],
     );
     for (const [urlPath, h1] of [...visits, ['notes/deep-link', 'Not found']]) {
-      assert.is(await heading(page, new URL(urlPath, app).href), h1, urlPath);
+      assert.is(await headingAt(page, new URL(urlPath, app).href), h1, urlPath);
     }
     // The links stay under the base: client-side navigation, then the files /about shows.
     await page.getByRole('link', { name: 'What this app ships' }).click();
@@ -110,7 +93,7 @@ for (const build of BUILDS) {
       'failed',
     );
     await context.setOffline(false);
-    assert.is(await heading(page, host.url), OTHER_SITE);
+    assert.is(await headingAt(page, host.url), OTHER_SITE);
     assert.is(await page.evaluate(() => navigator.serviceWorker.controller), null, 'the page at / is not ours');
     await context.close();
   });

@@ -5,13 +5,14 @@ import { readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { fillLocalStorage, firstNote, openInstalled, openNotes, savedNotes, watchConsole } from './lib/app';
+import { fillLocalStorage, firstNote, openInstalled, watchConsole, shownNotes, newNotesPage } from './lib/app';
 import { freshContext } from './lib/browser';
 import { startHost } from './lib/hosts';
 import { APP_NAME, BUILDS, site } from './lib/site';
 import { shareChromium, type Shared } from './lib/suite';
-import { backupStatus, NOTES_KEY, restoreBackup as restore, shownNotes } from './lib/notes';
+import { NOTES_KEY, savedNotes } from './lib/notes';
 import { until, WAIT } from './lib/wait';
+import { backupStatus, restoreBackup as restore } from './lib/backup';
 import { present } from '../present';
 
 /** Types two notes and waits until both are saved. */
@@ -64,8 +65,7 @@ for (const build of BUILDS) {
 
   test('restoring merges by id: the newer text wins, notes only on this device stay', async ({ browser, host }) => {
     const context = await freshContext(browser);
-    const page = await context.newPage();
-    await openNotes(page, host.url);
+    const page = await newNotesPage(context, host.url);
     await writeTwoNotes(page);
     const [first, second] = JSON.parse(
       present(await page.evaluate((key) => localStorage.getItem(key), NOTES_KEY), 'the notes in localStorage'),
@@ -87,8 +87,7 @@ for (const build of BUILDS) {
 
   test('a file that is not a valid backup is refused with a clear message, and nothing changes', async ({ browser, host }) => {
     const context = await freshContext(browser);
-    const page = await context.newPage();
-    await openNotes(page, host.url);
+    const page = await newNotesPage(context, host.url);
     await writeTwoNotes(page);
     const before = await savedNotes(page);
     const refusals: [string, Buffer, string][] = [
@@ -119,8 +118,7 @@ for (const build of BUILDS) {
 
   test('storage full while restoring: the quota message, and nothing half-written', async ({ browser, host }) => {
     const context = await freshContext(browser);
-    const page = await context.newPage();
-    await openNotes(page, host.url);
+    const page = await newNotesPage(context, host.url);
     await writeTwoNotes(page);
     const before = await savedNotes(page);
     await fillLocalStorage(page);

@@ -5,13 +5,25 @@
 import type { Page } from 'playwright-core';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { axeViolations, countLoads, fillLocalStorage, firstNote, openNotes, pageTimersDone, shownText, watchConsole } from './lib/app';
+import {
+  axeViolations,
+  countLoads,
+  fillLocalStorage,
+  firstNote,
+  openNotes,
+  pageTimersDone,
+  shownText,
+  watchConsole,
+  shownNotes,
+  openNotesWatched,
+} from './lib/app';
 import { freshContext } from './lib/browser';
 import { startHost } from './lib/hosts';
-import { backupFile, NOTES_BACKUP_KEY, NOTES_KEY, restoreBackup, shownNotes, storedText } from './lib/notes';
+import { NOTES_BACKUP_KEY, NOTES_KEY, storedText } from './lib/notes';
 import { BUILDS, site } from './lib/site';
 import { shareChromium, type Shared } from './lib/suite';
 import { until, WAIT } from './lib/wait';
+import { backupFile, restoreBackup } from './lib/backup';
 
 const YEAR = 365 * 24 * 60 * 60 * 1000;
 
@@ -130,9 +142,7 @@ for (const build of BUILDS) {
     host,
   }) => {
     const context = await freshContext(browser);
-    const page = await context.newPage();
-    const problems = watchConsole(page);
-    await openNotes(page, host.url);
+    const { page, problems } = await openNotesWatched(context, host.url);
     const unreadable = `{"v":1,"notes":[{"id":"a","text":"${'the first half of a long note, '.repeat(60)}`;
     await page.evaluate(([key, text]) => localStorage.setItem(key, text), [NOTES_KEY, unreadable] as const);
     assert.ok((await fillLocalStorage(page)) > 5, 'the quota is real (several MB)');

@@ -5,12 +5,13 @@
 import type { BrowserContext, CDPSession, Page } from 'playwright-core';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { firstNote, openNotes, savedNotes, settle, statusFact } from './lib/app';
+import { firstNote, openNotes, settle, statusFact, newNotesPage } from './lib/app';
 import { freshContext } from './lib/browser';
 import { startHost } from './lib/hosts';
 import { BUILDS, site } from './lib/site';
 import { shareChromium, type Shared } from './lib/suite';
 import { until, WAIT } from './lib/wait';
+import { savedNotes } from './lib/notes';
 import { present } from '../present';
 
 interface Calls {
@@ -68,8 +69,7 @@ for (const build of BUILDS) {
   }) => {
     const context = await freshContext(browser);
     await spyOnPersistence(context);
-    const page = await context.newPage();
-    await openNotes(page, host.url);
+    const page = await newNotesPage(context, host.url);
     assert.equal(await calls(page), { persist: 0, queries: [] }, 'nothing on load');
     await firstNote(page).fill('worth keeping');
     await until('the save', async () => (await savedNotes(page))?.[0] === 'worth keeping');

@@ -5,15 +5,23 @@ import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { axeViolations, fillLocalStorage, firstNote, openNotes, pageTimersDone, savedNotes, watchConsole, shownText } from './lib/app';
+import {
+  axeViolations,
+  fillLocalStorage,
+  firstNote,
+  openNotes,
+  pageTimersDone,
+  shownText,
+  openNotesWatched,
+  newNotesPage,
+} from './lib/app';
 import { freshContext, launchWithProfile } from './lib/browser';
 import { startHost } from './lib/hosts';
 import { BUILDS, site } from './lib/site';
 import { shareChromium, type Shared } from './lib/suite';
 import { until } from './lib/wait';
-import { storageKey } from '../../src/app-name';
+import { NOTES_BACKUP_KEY, NOTES_KEY, savedNotes } from './lib/notes';
 
-const KEY = storageKey('notes');
 const notice = (page: Page) => page.locator('main .notice');
 
 for (const build of BUILDS) {
@@ -25,8 +33,7 @@ for (const build of BUILDS) {
     host,
   }) => {
     const context = await freshContext(browser);
-    const page = await context.newPage();
-    await openNotes(page, host.url);
+    const page = await newNotesPage(context, host.url);
     await firstNote(page).fill('saved before the disk filled up');
     await until('the throttled save', async () => (await savedNotes(page))?.[0] === 'saved before the disk filled up');
     const fillers = await fillLocalStorage(page);
@@ -49,15 +56,13 @@ for (const build of BUILDS) {
 
   test('corrupt stored notes do not crash the app: a one-line notice, the raw text kept under a backup key', async ({ browser, host }) => {
     const context = await freshContext(browser);
-    const page = await context.newPage();
-    const problems = watchConsole(page);
-    await openNotes(page, host.url);
+    const { page, problems } = await openNotesWatched(context, host.url);
     const raw = '{"v":1,"notes":[{"id":"a","text":"half of a lo';
-    await page.evaluate(([k, v]) => localStorage.setItem(k, v), [KEY, raw]);
+    await page.evaluate(([k, v]) => localStorage.setItem(k, v), [NOTES_KEY, raw]);
     await page.reload();
     await firstNote(page).waitFor();
     assert.match(await shownText(notice(page)), 'could not be read');
-    assert.is(await page.evaluate((k) => localStorage.getItem(k + ':backup'), KEY), raw);
+    assert.is(await page.evaluate((k) => localStorage.getItem(k), NOTES_BACKUP_KEY), raw);
     await firstNote(page).fill('the app still works');
     await until('the throttled save', async () => (await savedNotes(page))?.[0] === 'the app still works');
     await page.reload();
@@ -104,9 +109,8 @@ for (const build of BUILDS) {
 
   test('the Notes screen and its notices pass axe, and work from the keyboard', async ({ browser, host }) => {
     const context = await freshContext(browser);
-    const page = await context.newPage();
-    await openNotes(page, host.url);
-    await page.evaluate((k) => localStorage.setItem(k, '{not json'), KEY);
+    const page = await newNotesPage(context, host.url);
+    await page.evaluate((k) => localStorage.setItem(k, '{not json'), NOTES_KEY);
     await page.reload();
     await firstNote(page).waitFor();
     await context.setOffline(true);

@@ -3,12 +3,13 @@
 import type { Page } from 'playwright-core';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { countLoads, firstNote, openNotes, savedNotes, watchConsole } from './lib/app';
+import { countLoads, firstNote, openNotes, openNotesWatched, newNotesPage } from './lib/app';
 import { freshContext } from './lib/browser';
 import { startHost } from './lib/hosts';
 import { BUILDS, site } from './lib/site';
 import { shareChromium, type Shared } from './lib/suite';
 import { until } from './lib/wait';
+import { savedNotes } from './lib/notes';
 
 const note = (page: Page, n: number) => page.getByRole('textbox', { name: `Note ${n}` });
 
@@ -22,9 +23,7 @@ for (const build of BUILDS) {
 
   test('a new user sees one empty, labelled note; added notes get the focus; all of it is kept', async ({ browser, host }) => {
     const context = await freshContext(browser);
-    const page = await context.newPage();
-    const problems = watchConsole(page);
-    await openNotes(page, host.url);
+    const { page, problems } = await openNotesWatched(context, host.url);
     assert.is(await page.getByRole('textbox').count(), 1);
     assert.is(await firstNote(page).inputValue(), '');
     await firstNote(page).fill('groceries');
@@ -45,8 +44,7 @@ for (const build of BUILDS) {
 
   test('text typed offline, going online within 150 ms of the last keystroke, is all there after the reload', async ({ browser, host }) => {
     const context = await freshContext(browser);
-    const page = await context.newPage();
-    await openNotes(page, host.url);
+    const page = await newNotesPage(context, host.url);
     const loads = countLoads(page);
     await context.setOffline(true);
     await firstNote(page).click();
@@ -66,8 +64,7 @@ for (const build of BUILDS) {
 
   test('text typed just before a reload or closing the tab is kept (saved on pagehide)', async ({ browser, host }) => {
     const context = await freshContext(browser);
-    const page = await context.newPage();
-    await openNotes(page, host.url);
+    const page = await newNotesPage(context, host.url);
     await firstNote(page).fill('reloaded at once');
     await page.reload(); // well within the 1 s save delay
     await firstNote(page).waitFor();

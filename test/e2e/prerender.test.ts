@@ -5,11 +5,12 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { firstNote, openInstalledWatched, ROUTES, SCREENS, settle, statusFact } from './lib/app';
+import { firstNote, openInstalledWatched, settle, statusFact } from './lib/app';
 import { freshContext } from './lib/browser';
 import { startHost } from './lib/hosts';
 import { BUILDS, site } from './lib/site';
 import { shareChromium, type Shared } from './lib/suite';
+import { ROUTES, SCREENS } from './lib/screens';
 
 /** Each route's HTML file and the <h1> it holds. */
 const FILES = [...ROUTES.map((route) => [route.path.slice(1) + 'index.html', route.h1]), ['404.html', 'Not found']];

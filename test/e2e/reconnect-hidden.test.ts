@@ -2,11 +2,12 @@
 // document.visibilityState.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { countLoads, logEntries, openNotes, reconnectReloaded } from './lib/app';
+import { countLoads, openNotes, reconnectReloaded } from './lib/app';
 import { launchWithTabs } from './lib/browser';
 import { startHost } from './lib/hosts';
 import { BUILDS, site } from './lib/site';
 import { until } from './lib/wait';
+import { logEntries } from './lib/connectivity-log';
 
 /** How long the network must stay up before the app probes (startReconnect's default stableMs). */
 const STABLE_MS = 1000;

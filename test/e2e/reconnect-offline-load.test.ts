@@ -2,11 +2,12 @@
 // `navigator.onLine === false` at load, and still reloads once when the network returns.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { countLoads, firstNote, logKinds, openInstalledWatched, reconnectReloaded } from './lib/app';
+import { countLoads, firstNote, openInstalledWatched, reconnectReloaded } from './lib/app';
 import { freshContext } from './lib/browser';
 import { startHost } from './lib/hosts';
 import { BUILDS, site } from './lib/site';
 import { shareChromium, type Shared } from './lib/suite';
+import { logKinds } from './lib/connectivity-log';
 
 for (const build of BUILDS) {
   const test = suite<Shared>(`reload on reconnect, page loaded offline (${build.name})`);

@@ -8,22 +8,22 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import {
-  caretOf,
   countLoads,
   firstNote,
-  logEntries,
   openInstalled,
   openNotes,
   reconnectReloaded,
-  seedNotes,
   typeSteadily,
-  watchConsole,
+  openNotesWatched,
+  newNotesPage,
 } from './lib/app';
 import { freshContext, launchWithTabs } from './lib/browser';
 import { startHost, type Host } from './lib/hosts';
 import { BUILDS, site } from './lib/site';
 import { shareChromium, type Shared } from './lib/suite';
 import { until, WAIT } from './lib/wait';
+import { caretOf, seedNotes } from './lib/notes';
+import { logEntries } from './lib/connectivity-log';
 
 const isProbe = (request: { method: string; url: string }) => request.method === 'HEAD' && request.url === '/sw.js';
 
@@ -55,9 +55,7 @@ for (const build of BUILDS) {
     host,
   }) => {
     const context = await freshContext(browser);
-    const page = await context.newPage();
-    const problems = watchConsole(page);
-    await openNotes(page, host.url);
+    const { page, problems } = await openNotesWatched(context, host.url);
     await firstNote(page).fill('before ');
     const loads = countLoads(page);
     await goOffline(context, page);
@@ -86,8 +84,7 @@ for (const build of BUILDS) {
     host,
   }) => {
     const context = await freshContext(browser);
-    const page = await context.newPage();
-    await openNotes(page, host.url);
+    const page = await newNotesPage(context, host.url);
     await seedNotes(
       page,
       Array.from({ length: 40 }, (_, index) => `note number ${index + 1}`),

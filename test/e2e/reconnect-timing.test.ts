@@ -5,7 +5,7 @@
 // are converted to wall-clock time separately, and can disagree by a millisecond or more.)
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { countLoads, firstNote, openNotes } from './lib/app';
+import { countLoads, firstNote, newNotesPage } from './lib/app';
 import { freshContext } from './lib/browser';
 import { startHost } from './lib/hosts';
 import { BUILDS, site } from './lib/site';
@@ -26,8 +26,7 @@ for (const build of BUILDS) {
     for (let i = 0; i < RUNS; i++) {
       // A fresh context each run: a fresh sessionStorage, so the 10 s reload guard does not apply.
       const context = await freshContext(browser);
-      const page = await context.newPage();
-      await openNotes(page, host.url);
+      const page = await newNotesPage(context, host.url);
       await page.evaluate(() => {
         // From the first `online` after the offline spell, where the app's second starts: a later
         // `online` with no `offline` between does not restart it, so it must not restart this clock

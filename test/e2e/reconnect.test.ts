@@ -3,12 +3,13 @@
 import type { IncomingMessage } from 'node:http';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { countLoads, firstNote, logKinds, openNotes, reconnectReloaded, watchConsole } from './lib/app';
+import { countLoads, firstNote, reconnectReloaded, openNotesWatched, newNotesPage } from './lib/app';
 import { freshContext } from './lib/browser';
 import { hostsFor, startHost } from './lib/hosts';
 import { BUILDS, site } from './lib/site';
 import { shareChromium, type Shared } from './lib/suite';
 import { sleep, until } from './lib/wait';
+import { logKinds } from './lib/connectivity-log';
 
 const isProbe = (r: { method: string; url: string }) => r.method === 'HEAD' && r.url === '/sw.js';
 
@@ -26,9 +27,7 @@ for (const build of BUILDS) {
 
   test('offline then online gives exactly one reload, and no second one', async ({ browser, host }) => {
     const context = await freshContext(browser);
-    const page = await context.newPage();
-    const problems = watchConsole(page);
-    await openNotes(page, host.url);
+    const { page, problems } = await openNotesWatched(context, host.url);
     const loads = countLoads(page);
     const probesBefore = host.log.filter(isProbe).length;
     await context.setOffline(true);
@@ -46,8 +45,7 @@ for (const build of BUILDS) {
 
   test('8 toggles 100 ms apart give one reload, and no second one', async ({ browser, host }) => {
     const context = await freshContext(browser);
-    const page = await context.newPage();
-    await openNotes(page, host.url);
+    const page = await newNotesPage(context, host.url);
     const loads = countLoads(page);
     for (let i = 0; i < 8; i++) {
       await context.setOffline(i % 2 === 0); // off, on, ... ending online
@@ -63,8 +61,7 @@ for (const build of BUILDS) {
 
   test('a server that is down when the browser says online gives no reload until it is up', async ({ browser, host }) => {
     const context = await freshContext(browser);
-    const page = await context.newPage();
-    await openNotes(page, host.url);
+    const page = await newNotesPage(context, host.url);
     const loads = countLoads(page);
     const probesBefore = host.log.filter(isProbe).length;
     await context.setOffline(true);
@@ -102,9 +99,7 @@ for (const build of BUILDS) {
 
     test('offline then online gives exactly one reload, after one probe that reached the host', async ({ browser, host }) => {
       const context = await freshContext(browser);
-      const page = await context.newPage();
-      const problems = watchConsole(page);
-      await openNotes(page, host.url);
+      const { page, problems } = await openNotesWatched(context, host.url);
       await firstNote(page).fill('typed before going offline');
       const loads = countLoads(page);
       const probesBefore = host.log.filter(isProbe).length;

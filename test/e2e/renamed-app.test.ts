@@ -6,12 +6,13 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { cacheNames, firstNote, waitReady, watchConsole } from './lib/app';
+import { firstNote, waitReady, newWatchedPage } from './lib/app';
 import { freshContext } from './lib/browser';
 import { holdFile, startHost } from './lib/hosts';
 import { audit, BUILDS, readPrecache, site } from './lib/site';
 import { shareChromium, type Shared } from './lib/suite';
 import { until } from './lib/wait';
+import { cacheNames } from './lib/caches';
 import { appId, cachePrefixOf, storageKey } from '../../src/app-name';
 
 const NEW_NAME = 'field-notes';
@@ -30,8 +31,7 @@ for (const build of BUILDS) {
   test('install progress, "Ready to work offline", caches and storage keys all carry the new name', async ({ browser, host }) => {
     const total = Object.keys(readPrecache(dir)).length;
     const context = await freshContext(browser);
-    const page = await context.newPage();
-    const problems = watchConsole(page);
+    const { page, problems } = await newWatchedPage(context);
     licences.hold();
     await page.goto(host.url);
     // The progress banner appears only if the page hears the worker's broadcast: the channel

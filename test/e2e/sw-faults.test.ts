@@ -10,13 +10,14 @@ import type { Page } from 'playwright-core';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { sri } from '../../tools/sri.mjs';
-import { countLoads, logEntries, openInstalled, settle, statusFact, waitReady, workerStateIs } from './lib/app';
+import { countLoads, openInstalled, settle, statusFact, waitReady, workerStateIs } from './lib/app';
 import { clearHttpCache, freshContext } from './lib/browser';
 import { cachedSri, damage } from './lib/caches';
 import { requestsSince, startHost } from './lib/hosts';
 import { BUILDS, readPrecache, site } from './lib/site';
 import { shareChromium, type Shared } from './lib/suite';
 import { sleep, until, WAIT } from './lib/wait';
+import { logEntries } from './lib/connectivity-log';
 
 /** The worker gives up on a download after this long without progress (src/sw/download.ts STALL_MS). */
 const STALL_MS = 10_000;

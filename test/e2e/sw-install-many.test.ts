@@ -8,11 +8,12 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { cachedPaths, cacheNames, openInstalledWatched, waitReady } from './lib/app';
+import { openInstalledWatched, waitReady } from './lib/app';
 import { freshContext } from './lib/browser';
 import { startHost } from './lib/hosts';
 import { cleanup, copySources, readPrecache } from './lib/site';
 import { shareChromium, type Shared } from './lib/suite';
+import { cachedPaths, cacheNames } from './lib/caches';
 
 /** More than Chromium's 256 keepalive fetches in flight at once. */
 const EXTRA_FILES = 300;

@@ -5,13 +5,14 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { cachedPaths, cacheNames, openInstalledWatched, statusFact, waitReady, type WatchedVisit } from './lib/app';
+import { openInstalledWatched, statusFact, waitReady, type WatchedVisit } from './lib/app';
 import { freshContext, goOffline } from './lib/browser';
 import { holdFile, hostsFor, requestsSince, startHost } from './lib/hosts';
 import { audit, BUILDS, readPrecache, site } from './lib/site';
 import { beforeAllTests } from './lib/hooks';
 import { shareChromium, type Shared } from './lib/suite';
 import { until, WAIT } from './lib/wait';
+import { cachedPaths, cacheNames } from './lib/caches';
 import { CACHE_PREFIX } from '../../src/app-name';
 
 for (const build of BUILDS) {

@@ -4,16 +4,17 @@
 // the host can change the outcome (lib/hosts.ts hostsFor()).
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext } from 'playwright-core';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { openInstalled, openInstalledWatched, ROUTES as SCREEN_ROUTES, type WatchedVisit } from './lib/app';
+import { headingAt, openInstalled, openInstalledWatched, type WatchedVisit } from './lib/app';
 import { freshContext, goOffline } from './lib/browser';
 import { hostsFor, requestsSince, startHost } from './lib/hosts';
 import { BUILDS, readPrecache, site } from './lib/site';
 import { beforeAllTests } from './lib/hooks';
 import { shareChromium, type Shared } from './lib/suite';
 import { until } from './lib/wait';
+import { DEEP_LINK, ROUTES as SCREEN_ROUTES } from './lib/screens';
 
 /** Where each navigation should land: the screen's <h1>. `/status` and `/status/` are one route. */
 const ROUTES: [string, string][] = [
@@ -25,14 +26,8 @@ const ROUTES: [string, string][] = [
           [route.path, route.h1],
         ],
   ),
-  ['/notes/2026/a-deep-link?x=1#top', 'Not found'],
+  [DEEP_LINK.path, DEEP_LINK.h1],
 ];
-
-/** Navigates and returns the <h1> the app rendered. */
-async function heading(page: Page, url: string): Promise<string> {
-  await page.goto(url);
-  return (await page.getByRole('heading', { level: 1 }).textContent({ timeout: 5_000 })) ?? '';
-}
 
 /** One first visit that a host suite's checks share, in order: online, then offline from the networkOnly check on. */
 interface Installed extends WatchedVisit {
@@ -56,7 +51,7 @@ for (const build of BUILDS) {
     test('online, a repeat visit is served from the cache: the server gets no request for a precached file', async ({ page, host }) => {
       await host.logged();
       const from = host.log.length;
-      for (const [p, h1] of ROUTES) assert.is(await heading(page, new URL(p, host.url).href), h1, p);
+      for (const [p, h1] of ROUTES) assert.is(await headingAt(page, new URL(p, host.url).href), h1, p);
       await page.reload();
       await page.getByRole('heading', { level: 1 }).waitFor();
       // Only the browser's own update check of the worker script may reach the server (and the
@@ -111,7 +106,7 @@ for (const build of BUILDS) {
       await goOffline(context, page);
       await host.logged();
       const from = host.log.length;
-      for (const [p, h1] of ROUTES) assert.is(await heading(page, new URL(p, host.url).href), h1, p);
+      for (const [p, h1] of ROUTES) assert.is(await headingAt(page, new URL(p, host.url).href), h1, p);
       assert.is(await page.evaluate(() => navigator.onLine), false);
       await host.logged();
       // Chromium checks the worker's script for an update a moment after a navigation, later
@@ -180,7 +175,7 @@ for (const build of BUILDS) {
             ),
             'ECONNREFUSED',
           );
-          for (const [p, h1] of ROUTES) assert.is(await heading(page, new URL(p, host.url).href), h1, p);
+          for (const [p, h1] of ROUTES) assert.is(await headingAt(page, new URL(p, host.url).href), h1, p);
         } finally {
           await host.resume();
         }
@@ -208,8 +203,8 @@ for (const build of BUILDS) {
     const page = await openInstalled(context, host.url);
     assert.ok(requestsSince(host, 0).includes('/about/index.html'), 'the install followed the redirect');
     await context.setOffline(true);
-    assert.is(await heading(page, new URL('/about/', host.url).href), 'What this app ships');
-    assert.is(await heading(page, new URL('/about', host.url).href), 'What this app ships');
+    assert.is(await headingAt(page, new URL('/about/', host.url).href), 'What this app ships');
+    assert.is(await headingAt(page, new URL('/about', host.url).href), 'What this app ships');
     await context.close();
     await host.close();
   });

@@ -8,12 +8,13 @@ import type { BrowserContext } from 'playwright-core';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { GUARD_KEY } from '../../src/offline/reconnect';
-import { cacheNames, countLoads, firstNote, openInstalled, statusFact, watchConsole } from './lib/app';
+import { countLoads, firstNote, openInstalled, statusFact, newWatchedPage } from './lib/app';
 import { freshContext } from './lib/browser';
 import { requestsSince, startHost } from './lib/hosts';
 import { appScript, BUILDS, site } from './lib/site';
 import { shareChromium, type Shared } from './lib/suite';
 import { until } from './lib/wait';
+import { cacheNames } from './lib/caches';
 
 for (const build of BUILDS) {
   const test = suite<Shared>(`sw registration (${build.name})`);
@@ -38,8 +39,7 @@ for (const build of BUILDS) {
       res.writeHead(404, { 'Content-Type': 'text/plain' }).end('gone\n');
       return true;
     };
-    const page = await context.newPage();
-    const problems = watchConsole(page);
+    const { page, problems } = await newWatchedPage(context);
     await page.goto(new URL('/status/', host.url).href);
     await page.getByText(/^error: Offline use is unavailable: .+/).waitFor({ timeout: 10_000 });
     await page.getByRole('link', { name: 'Notes' }).click();

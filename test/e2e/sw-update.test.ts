@@ -8,12 +8,14 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { Intercept } from '../../tools/serve/server.mjs';
-import { cacheNames, countLoads, firstNote, openInstalled, openInstalledWatched, variant } from './lib/app';
+import { countLoads, firstNote, openInstalled, openInstalledWatched } from './lib/app';
 import { freshContext } from './lib/browser';
 import { hostsFor, requestsSince, startHost, type Host } from './lib/hosts';
 import { appScript, audit, BUILDS, copySite, site } from './lib/site';
 import { shareChromium, type Shared } from './lib/suite';
 import { until } from './lib/wait';
+import { cacheNames } from './lib/caches';
+import { variant } from './lib/screens';
 import { present } from '../present';
 import { CACHE_PREFIX } from '../../src/app-name';
 

@@ -4,12 +4,13 @@
 import type { BrowserContext } from 'playwright-core';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { axeViolations, cspViolations, openInstalled, recordCsp, SCREENS, settle, watchConsole } from './lib/app';
+import { axeViolations, cspViolations, openInstalled, recordCsp, settle, newWatchedPage } from './lib/app';
 import { freshContext } from './lib/browser';
 import { startHost, type Host } from './lib/hosts';
 import { BUILDS, site } from './lib/site';
 import { shareChromium, type Shared } from './lib/suite';
 import { WAIT } from './lib/wait';
+import { SCREENS } from './lib/screens';
 
 for (const build of BUILDS) {
   const test = suite<Shared>(`ui a11y and CSP (${build.name})`);
@@ -27,8 +28,7 @@ for (const build of BUILDS) {
    * axe, CSP and the console there. One tab keeps one renderer, so axe's source compiles once.
    */
   async function everyScreen(host: Host, state: string, banner?: string) {
-    const page = await context.newPage();
-    const problems = watchConsole(page);
+    const { page, problems } = await newWatchedPage(context);
     for (const s of SCREENS) {
       const seen = problems.length;
       await page.goto(new URL(s.path, host.url).href);

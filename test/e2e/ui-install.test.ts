@@ -5,13 +5,14 @@ import path from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { SECURITY_HEADERS } from '../../tools/headers.mjs';
-import { SCREENS, settle } from './lib/app';
+import { settle } from './lib/app';
 import { freshContext, launchWithProfile } from './lib/browser';
 import { startHost } from './lib/hosts';
 import { BUILDS, site } from './lib/site';
 import { beforeAllTests } from './lib/hooks';
 import { shareChromium, type Shared } from './lib/suite';
 import { WAIT } from './lib/wait';
+import { SCREENS } from './lib/screens';
 
 const SHOTS = path.join(process.cwd(), 'test-output', 'screenshots');
 

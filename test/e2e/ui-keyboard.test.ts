@@ -3,12 +3,13 @@
 import type { Page } from 'playwright-core';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { SCREENS, settle } from './lib/app';
+import { settle } from './lib/app';
 import { freshContext } from './lib/browser';
 import { startHost } from './lib/hosts';
 import { APP_NAME, BUILDS, site } from './lib/site';
 import { shareChromium, type Shared } from './lib/suite';
 import { WAIT } from './lib/wait';
+import { SCREENS } from './lib/screens';
 
 /** What can take keyboard focus, in DOM order (the app uses no positive tabindex). */
 const FOCUSABLE =

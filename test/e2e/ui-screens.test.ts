@@ -3,11 +3,12 @@ import type { BrowserContext } from 'playwright-core';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { audit as auditOf, BUILDS, site } from './lib/site';
-import { logKinds, openInstalled, settle, statusFact } from './lib/app';
+import { openInstalled, settle, statusFact } from './lib/app';
 import { freshContext } from './lib/browser';
 import { requestsSince, startHost } from './lib/hosts';
 import { shareChromium, type Shared } from './lib/suite';
 import { sleep, until, WAIT } from './lib/wait';
+import { logKinds } from './lib/connectivity-log';
 import { CACHE_PREFIX } from '../../src/app-name';
 
 for (const build of BUILDS) {

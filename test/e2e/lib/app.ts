@@ -1,32 +1,13 @@
-// The app as a Playwright page shows it: its screens, the worker's install, the notes, the
-// connectivity log, the caches, and what the browser reports about the page (console, CSP, axe).
+// The app as a Playwright page in Chromium shows it: waiting for its screens and the worker's
+// install, the note editors, reloads, and what the browser reports about the page (console, CSP,
+// axe). The readers of the app's state that every engine shares are lib/screens.ts, notes.ts,
+// caches.ts and connectivity-log.ts (a Playwright Page runs them as a Tab does).
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { BrowserContext, Locator, Page } from 'playwright-core';
-import { listScreens } from '../../../tools/screens.mjs';
 import { OFFLINE_CHECK_PATH } from './browser';
+import { logKinds } from './connectivity-log';
 import { sleep, until, WAIT } from './wait';
-import { storageKey } from '../../../src/app-name';
-
-/** A screen of the app as the tests visit it: its name (for files), path and heading. */
-export interface ScreenVisit {
-  name: string;
-  path: string;
-  h1: string;
-}
-
-/** The routes of src/ui/screens/ (tools/screens.mjs), in navigation order: the screens the built sites have. */
-export const ROUTES: ScreenVisit[] = listScreens(process.cwd()).map((screen) => ({
-  name: screen.name,
-  path: screen.path,
-  h1: screen.title,
-}));
-
-/** A path that is no route: the not-found screen. */
-export const NOT_FOUND: ScreenVisit = { name: 'not-found', path: '/no-such-page', h1: 'Not found' };
-
-/** Every screen of the app, with the heading it shows: each route, then the not-found screen. */
-export const SCREENS: ScreenVisit[] = [...ROUTES, NOT_FOUND];
 
 /** Waits until the screen has its heading and has finished loading what it shows (audit, caches, storage). */
 export async function settle(page: Page, h1: string): Promise<void> {
@@ -54,13 +35,24 @@ export interface WatchedVisit {
   problems: string[];
 }
 
+/** A new page of `context`, its console watched (watchConsole()) from before anything loads in it. */
+export async function newWatchedPage(context: BrowserContext): Promise<WatchedVisit> {
+  const page = await context.newPage();
+  return { page, problems: watchConsole(page) };
+}
+
 /** A new page of `context` at `url`, its console watched from before the load, once the app's worker is installed and controls it. */
 export async function openInstalledWatched(context: BrowserContext, url: string): Promise<WatchedVisit> {
-  const page = await context.newPage();
-  const problems = watchConsole(page);
+  const visit = await newWatchedPage(context);
+  await visit.page.goto(url);
+  await waitReady(visit.page);
+  return visit;
+}
+
+/** Navigates to `url` and returns the <h1> the page shows (waiting up to 5 s for one). */
+export async function headingAt(page: Page, url: string): Promise<string> {
   await page.goto(url);
-  await waitReady(page);
-  return { page, problems };
+  return (await page.getByRole('heading', { level: 1 }).textContent({ timeout: 5_000 })) ?? '';
 }
 
 /** The value next to a term on the Offline readiness screen (`<dt>term</dt><dd>value</dd>`). */
@@ -88,24 +80,23 @@ export async function openNotes(page: Page, url: string): Promise<void> {
   await firstNote(page).waitFor(WAIT);
 }
 
-/** Stores `texts` as the device's notes (ids n1, n2, …), as the app saves them; the page shows them once loaded again. */
-export const seedNotes = (page: Page, texts: string[]): Promise<void> =>
-  page.evaluate(
-    ([key, list]) =>
-      localStorage.setItem(
-        key,
-        JSON.stringify({ v: 1, notes: list.map((text, index) => ({ id: `n${index + 1}`, text, at: 1 })), gone: {} }),
-      ),
-    [storageKey('notes'), texts] as const,
-  );
+/** A new page of `context` at the Notes screen of `url`, once the app runs. */
+export async function newNotesPage(context: BrowserContext, url: string): Promise<Page> {
+  const page = await context.newPage();
+  await openNotes(page, url);
+  return page;
+}
 
-/** The focused element's id and its selection, or null when no element with an id has the focus. */
-export const caretOf = (page: Page): Promise<{ id: string; start: number | null; end: number | null } | null> =>
-  page.evaluate(() => {
-    const active = document.activeElement as HTMLTextAreaElement | null;
-    if (!active?.id) return null;
-    return { id: active.id, start: active.selectionStart ?? null, end: active.selectionEnd ?? null };
-  });
+/** A new page of `context`, its console watched from the start, at the Notes screen of `url` with the app running. */
+export async function openNotesWatched(context: BrowserContext, url: string): Promise<WatchedVisit> {
+  const visit = await newWatchedPage(context);
+  await openNotes(visit.page, url);
+  return visit;
+}
+
+/** The texts in the note editors, in order. */
+export const shownNotes = (page: Page): Promise<string[]> =>
+  page.getByRole('textbox').evaluateAll((editors) => editors.map((editor) => (editor as HTMLTextAreaElement).value));
 
 /**
  * Presses `key` every `intervalMs` into whatever has the focus (the keyboard, as a person types:
@@ -126,13 +117,6 @@ export async function typeSteadily(
   }
   return typed;
 }
-
-/** The texts of the notes saved on the device (localStorage) under `key` (this app's), or null while nothing is saved. */
-export const savedNotes = (page: Page, key = storageKey('notes')): Promise<string[] | null> =>
-  page.evaluate((notesKey) => {
-    const saved = localStorage.getItem(notesKey);
-    return saved === null ? null : (JSON.parse(saved) as { notes: { text: string }[] }).notes.map((note) => note.text);
-  }, key);
 
 /**
  * Fills this origin's real localStorage quota with keys `filler-0`, `filler-1`, … to the last few
@@ -178,33 +162,6 @@ export async function reconnectReloaded(page: Page, loads: { readonly n: number 
   await firstNote(page).waitFor(WAIT);
   await until('the reloaded page to show the reload in its log', async () => (await logKinds(page)).at(-1) === 'reload');
 }
-
-/** One entry of the connectivity log: when (the page's Date.now()) and what. */
-export interface LogEntry {
-  at: number;
-  kind: string;
-  detail?: string;
-}
-
-/** The connectivity log's tail the page keeps in sessionStorage (it survives reloads), oldest first. */
-export const logEntries = (page: Page): Promise<LogEntry[]> =>
-  page.evaluate((key) => JSON.parse(sessionStorage.getItem(key) ?? '[]') as LogEntry[], storageKey('log'));
-
-/** The kinds of the connectivity log's entries (offline, online, probe-ok, probe-failed, reload). */
-export const logKinds = async (page: Page): Promise<string[]> => (await logEntries(page)).map((entry) => entry.kind);
-
-/** Names of the page origin's caches, sorted (caches.keys() lists them in the order they were made). */
-export const cacheNames = (page: Page): Promise<string[]> => page.evaluate(async () => (await caches.keys()).sort());
-
-/** The URL paths stored in one cache, sorted. */
-export const cachedPaths = (page: Page, name: string): Promise<string[]> =>
-  page.evaluate(
-    async (cacheName) => (await (await caches.open(cacheName)).keys()).map((request) => new URL(request.url).pathname).sort(),
-    name,
-  );
-
-/** The variant the page runs: 'v2' for the `v2` test site, '' for this checkout. */
-export const variant = (page: Page): Promise<string> => page.evaluate(() => document.documentElement.dataset.variant ?? '');
 
 /**
  * Two requests go out at `load` on a first visit, before the page is controlled: Chromium's own

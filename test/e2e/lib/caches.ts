@@ -1,11 +1,21 @@
-// The app's caches as seen from inside a page, in any engine: a Playwright page and an engine
-// driver's tab (lib/driver.ts) both run a function sent as source text with one argument.
+// The origin's caches as seen from inside a page, in any engine: a Playwright page and an engine
+// driver's tab (lib/driver.ts RunsInPage) both run a function sent as source text with one argument.
 import { CACHE_PREFIX } from '../../../src/app-name';
+import type { RunsInPage } from './driver';
 
-/** A page that runs a function in itself: a Playwright Page, or a Tab of lib/driver.ts. */
-export interface RunsInPage {
-  evaluate<T, A>(fn: (arg: A) => T | Promise<T>, arg: A): Promise<T>;
-}
+/** Names of the page origin's caches, sorted (caches.keys() lists them in the order they were made). */
+export const cacheNames = (page: RunsInPage): Promise<string[]> => page.evaluate(async () => (await caches.keys()).sort(), null);
+
+/** Names of this app's caches (CACHE_PREFIX), sorted: other apps on the origin have other prefixes. */
+export const ourCacheNames = async (page: RunsInPage): Promise<string[]> =>
+  (await cacheNames(page)).filter((name) => name.startsWith(CACHE_PREFIX));
+
+/** The URL paths stored in one cache, sorted. */
+export const cachedPaths = (page: RunsInPage, name: string): Promise<string[]> =>
+  page.evaluate(
+    async (cacheName) => (await (await caches.open(cacheName)).keys()).map((request) => new URL(request.url).pathname).sort(),
+    name,
+  );
 
 /** The argument both in-page functions take: the app's cache-name prefix and the URL paths. */
 type CacheQuery = [prefix: string, urls: string[]];

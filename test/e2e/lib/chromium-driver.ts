@@ -3,7 +3,7 @@
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { CHROME_ARGS } from '../../harness/chromium.mjs';
 import { engineExecutables, missingEngine } from '../../harness/engines.mjs';
-import { clickableXPath, labelledXPath, type Engine, type Profile, type Tab } from './driver';
+import { clickableXPath, focusAtEnd, labelledXPath, scriptedTabParts, type Engine, type Profile, type Tab } from './driver';
 
 /** Launches Debian's Chromium headless (CHROME_PATH overrides); throws one line when it is not installed. */
 export async function launchChromium(): Promise<Engine> {
@@ -53,23 +53,9 @@ function chromiumTab(page: Page): Tab {
     click: (text) => page.locator(`xpath=${clickableXPath(text)}`).click({ timeout: 10_000 }),
     async type(label, text) {
       const field = page.locator(`xpath=${labelledXPath(label)}`);
-      // The caret goes to the end, as for a user who clicks after the text, then real key presses.
-      await field.evaluate(
-        (el: HTMLTextAreaElement | HTMLInputElement) => {
-          el.focus();
-          el.setSelectionRange(el.value.length, el.value.length);
-        },
-        undefined,
-        { timeout: 10_000 },
-      );
+      await field.evaluate(focusAtEnd, undefined, { timeout: 10_000 });
       await page.keyboard.type(text);
     },
-    press: (text) => page.keyboard.type(text),
-    async reload() {
-      // reload() sometimes resolves to null in Chromium; the page's content is what counts.
-      await page.reload();
-    },
-    problems: async () => [...problems],
-    close: () => page.close(),
+    ...scriptedTabParts(page, problems),
   };
 }

@@ -46,6 +46,15 @@ export interface Profile {
   close(): Promise<void>;
 }
 
+/**
+ * A page that runs a function in itself: a Tab below, or a Playwright Page (the same shape). The
+ * readers of the app's state (lib/screens.ts, notes.ts, caches.ts, connectivity-log.ts,
+ * registration.ts) take one, so the engine scenarios and the Chromium-only tests share them.
+ */
+export interface RunsInPage {
+  evaluate<T, A>(fn: (arg: A) => T | Promise<T>, arg: A): Promise<T>;
+}
+
 /** One tab: the few things a user does, plus evaluate() to read the page's state. */
 export interface Tab {
   /** Navigates to `url`; resolves at `load`. */
@@ -84,6 +93,39 @@ export function clickableXPath(text: string): string {
 export function labelledXPath(label: string): string {
   if (label.includes('"')) throw new Error(`labelledXPath: no double quotes, please: ${label}`);
   return `//*[@id=//label[normalize-space(.)="${label}"]/@for]`;
+}
+
+/** What a Playwright page (Chromium) and a Puppeteer page (Firefox) both have for the Tab parts they share. */
+interface ScriptedPage {
+  keyboard: { type(text: string): Promise<void> };
+  reload(): Promise<unknown>;
+  close(): Promise<void>;
+}
+
+/**
+ * The Tab parts that a Playwright and a Puppeteer page do alike: keys into whatever has the focus,
+ * a reload (Chromium's sometimes resolves to null: the page's content is what counts), the
+ * problems collected so far, and close.
+ */
+export function scriptedTabParts(page: ScriptedPage, problems: string[]): Pick<Tab, 'press' | 'reload' | 'problems' | 'close'> {
+  return {
+    press: (text) => page.keyboard.type(text),
+    async reload() {
+      await page.reload();
+    },
+    problems: async () => [...problems],
+    close: () => page.close(),
+  };
+}
+
+/**
+ * In the page: focuses the form field `element` with the caret after its text, as for a user who
+ * clicks after the text; the drivers' type() then presses real keys. Sent to the page as source text.
+ */
+export function focusAtEnd(element: Element): void {
+  const field = element as HTMLInputElement | HTMLTextAreaElement;
+  field.focus();
+  field.setSelectionRange(field.value.length, field.value.length);
 }
 
 /** Reads a path to an executable from the environment, or its Debian default. */

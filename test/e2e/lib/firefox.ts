@@ -3,7 +3,7 @@
 // profile: a new install, empty caches and storage.
 import puppeteer, { type Browser, type BrowserContext, type Page } from 'puppeteer-core';
 import { engineExecutables, missingEngine } from '../../harness/engines.mjs';
-import { clickableXPath, labelledXPath, type Engine, type Profile, type Tab } from './driver';
+import { clickableXPath, focusAtEnd, labelledXPath, scriptedTabParts, type Engine, type Profile, type Tab } from './driver';
 
 /** Launches Firefox ESR headless (FIREFOX_PATH overrides); throws one line when it is not installed. */
 export async function launchFirefox(): Promise<Engine> {
@@ -79,19 +79,9 @@ function firefoxTab(page: Page): Tab {
     },
     async type(label, text) {
       const field = await find(labelledXPath(label));
-      // The caret goes to the end, as for a user who clicks after the text, then real key presses.
-      await field.evaluate((el) => {
-        const input = el as HTMLTextAreaElement;
-        input.focus();
-        input.setSelectionRange(input.value.length, input.value.length);
-      });
+      await field.evaluate(focusAtEnd);
       await page.keyboard.type(text);
     },
-    press: (text) => page.keyboard.type(text),
-    async reload() {
-      await page.reload();
-    },
-    problems: async () => [...problems],
-    close: () => page.close(),
+    ...scriptedTabParts(page, problems),
   };
 }

@@ -1,10 +1,8 @@
-// The Notes screen's storage and backup as the notes tests drive them: the notes' key, their
-// stored text, the texts on screen, and restoring a backup file through the page's own control.
-import type { Page } from 'playwright-core';
+// The Notes screen's data as the tests read and seed it, the same way in every engine (a
+// Playwright Page or a Tab of lib/driver.ts): the notes' keys, their stored text, the note editors'
+// text and caret. Driving the backup section with Playwright is lib/backup.ts.
 import { storageKey } from '../../../src/app-name';
-import { shownText } from './app';
-import { APP_NAME } from './site';
-import { until } from './wait';
+import type { RunsInPage } from './driver';
 
 /** localStorage key of the notes: src/notes/store.ts NOTES_KEY, from the same storageKey(). */
 export const NOTES_KEY = storageKey('notes');
@@ -12,25 +10,48 @@ export const NOTES_KEY = storageKey('notes');
 export const NOTES_BACKUP_KEY = `${NOTES_KEY}:backup`;
 
 /** The text stored under `key` in the page's localStorage, or null. */
-export const storedText = (page: Page, key = NOTES_KEY): Promise<string | null> => page.evaluate((name) => localStorage.getItem(name), key);
+export const storedText = (page: RunsInPage, key = NOTES_KEY): Promise<string | null> =>
+  page.evaluate((name) => localStorage.getItem(name), key);
 
-/** The texts in the note editors, in order. */
-export const shownNotes = (page: Page): Promise<string[]> =>
-  page.getByRole('textbox').evaluateAll((editors) => editors.map((editor) => (editor as HTMLTextAreaElement).value));
+/** The texts of the notes saved on the device (localStorage) under `key` (this app's), or null while nothing is saved. */
+export const savedNotes = (page: RunsInPage, key = NOTES_KEY): Promise<string[] | null> =>
+  page.evaluate((notesKey) => {
+    const saved = localStorage.getItem(notesKey);
+    return saved === null ? null : (JSON.parse(saved) as { notes: { text: string }[] }).notes.map((note) => note.text);
+  }, key);
 
-/** The backup section's live region. */
-export const backupStatus = (page: Page) => page.getByRole('region', { name: 'Backup' }).getByRole('status');
+/** Stores `texts` as the device's notes (ids n1, n2, …), as the app saves them; the page shows them once loaded again. */
+export const seedNotes = (page: RunsInPage, texts: string[]): Promise<void> =>
+  page.evaluate(
+    ([key, list]) =>
+      localStorage.setItem(
+        key,
+        JSON.stringify({ v: 1, notes: list.map((text, index) => ({ id: `n${index + 1}`, text, at: 1 })), gone: {} }),
+      ),
+    [NOTES_KEY, texts] as const,
+  );
 
-/** Chooses a file for "Restore from a backup" and waits until the page says what it did. */
-export async function restoreBackup(page: Page, file: { name: string; buffer: Buffer }): Promise<string> {
-  const before = await shownText(backupStatus(page));
-  await page.getByLabel('Restore from a backup').setInputFiles({ ...file, mimeType: 'application/json' });
-  return until('the outcome of the restore', async () => {
-    const now = await shownText(backupStatus(page));
-    return now !== before ? now : '';
-  });
-}
+/** The first note's text, or null before the Notes screen rendered it. */
+export const firstNoteText = (page: RunsInPage): Promise<string | null> =>
+  page.evaluate(() => document.querySelector<HTMLTextAreaElement>('.notes textarea')?.value ?? null, null);
 
-/** A backup file's bytes, as "Download a backup" writes them, holding `notes`. */
-export const backupFile = (notes: { id: string; text: string; at: number }[]): Buffer =>
-  Buffer.from(JSON.stringify({ format: 'notes-backup', version: 1, app: APP_NAME, savedAt: new Date().toISOString(), notes }));
+/** The focused element's id and its selection, or null when no element with an id has the focus. */
+export const caretOf = (page: RunsInPage): Promise<{ id: string; start: number | null; end: number | null } | null> =>
+  page.evaluate(() => {
+    const active = document.activeElement as HTMLTextAreaElement | null;
+    if (!active?.id) return null;
+    return { id: active.id, start: active.selectionStart ?? null, end: active.selectionEnd ?? null };
+  }, null);
+
+/** The focused note editor's label ("Note 1", ...) and selection, or null when no note editor has the focus. */
+export const focusedNote = (page: RunsInPage) =>
+  page.evaluate(() => {
+    const active = document.activeElement as HTMLTextAreaElement | null;
+    return active?.matches('.notes textarea')
+      ? {
+          label: document.querySelector(`label[for="${active.id}"]`)?.textContent,
+          start: active.selectionStart,
+          end: active.selectionEnd,
+        }
+      : null;
+  }, null);

@@ -1,0 +1,60 @@
+// The app's screens as the tests visit them, and what a screen shows, read the same way in every
+// engine: each reader runs one function in the page (a Playwright Page, or a Tab of lib/driver.ts).
+import { listScreens } from '../../../tools/screens.mjs';
+import type { RunsInPage } from './driver';
+
+/** A screen of the app as the tests visit it: its name (for files), path and heading. */
+export interface ScreenVisit {
+  name: string;
+  path: string;
+  h1: string;
+}
+
+/** The routes of src/ui/screens/ (tools/screens.mjs), in navigation order: the screens the built sites have. */
+export const ROUTES: ScreenVisit[] = listScreens(process.cwd()).map((screen) => ({
+  name: screen.name,
+  path: screen.path,
+  h1: screen.title,
+}));
+
+/** A path that is no route: the not-found screen. */
+export const NOT_FOUND: ScreenVisit = { name: 'not-found', path: '/no-such-page', h1: 'Not found' };
+
+/** Every screen of the app, with the heading it shows: each route, then the not-found screen. */
+export const SCREENS: ScreenVisit[] = [...ROUTES, NOT_FOUND];
+
+/** A deep link that is no route, with a query and a fragment: the shell renders "Not found". */
+export const DEEP_LINK: ScreenVisit = { name: 'deep-link', path: '/notes/2026/a-deep-link?x=1#top', h1: 'Not found' };
+
+/** The screen's <h1>, or '' before the app rendered it. */
+export const heading = (page: RunsInPage): Promise<string> => page.evaluate(() => document.querySelector('h1')?.textContent ?? '', null);
+
+/**
+ * The Status screen's value for a row whose term is exactly `name` ("Scope", "State", ...), read
+ * once: null when it is not shown. (lib/app.ts statusFact() is the Playwright locator that waits for it.)
+ */
+export const statusRow = (page: RunsInPage, name: string): Promise<string | null> =>
+  page.evaluate(
+    (row) => [...document.querySelectorAll('dt')].find((dt) => dt.textContent === row)?.nextElementSibling?.textContent ?? null,
+    name,
+  );
+
+/** The variant the page runs: 'v2' for the `v2` test site, '' for this checkout. */
+export const variant = (page: RunsInPage): Promise<string> => page.evaluate(() => document.documentElement.dataset.variant ?? '', null);
+
+/**
+ * Whether every stylesheet of the page has rules to read. One the page's own policy refused has
+ * none: no sheet in Firefox and WebKit, an unreadable one in Chromium (measured with style-src 'none').
+ */
+export const stylesheetsApply = (page: RunsInPage): Promise<boolean> =>
+  page.evaluate(
+    () =>
+      [...document.querySelectorAll<HTMLLinkElement>('link[rel="stylesheet"]')].every((link) => {
+        try {
+          return (link.sheet?.cssRules.length ?? 0) > 0;
+        } catch {
+          return false;
+        }
+      }),
+    null,
+  );
