@@ -5,10 +5,11 @@ import path from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { Page } from 'playwright-core';
-import { countLoads, ROUTES, statusFact } from './lib/app';
+import { countLoads, statusFact } from './lib/app';
 import { freshContext, launchChromium } from './lib/browser';
-import { cleanup, copySources } from './lib/site';
+import { cleanup, copySources, readPrecache } from './lib/site';
 import { until } from './lib/wait';
+import { ROUTES } from './lib/screens';
 import { present } from '../present';
 
 /** Runs `node build.mjs` in `dir`; returns its exit code (null if a signal ended it, named in stderr) and output. */
@@ -76,7 +77,7 @@ test('writes each route, 404.html, sw.js, _headers, sbom.cdx.json, bundle.json a
   // The hosts' header file and the SBOM are files of the version: listed, hashed; the SBOM is
   // precached (/about links it), _headers is not (Netlify and Cloudflare Pages never serve it).
   assert.ok(paths.includes('_headers') && paths.includes('sbom.cdx.json'));
-  const precached = Object.keys(JSON.parse(readFileSync(path.join(dir, 'dist/precache.json'), 'utf8')));
+  const precached = Object.keys(readPrecache(path.join(dir, 'dist')));
   assert.ok(precached.includes('/sbom.cdx.json') && precached.includes('/bundle.json'));
   assert.not.ok(precached.includes('/_headers'));
   const html = readFileSync(path.join(dir, 'dist/status/index.html'), 'utf8');

@@ -1,0 +1,181 @@
+// One suite of the offline scenarios in one browser engine (test/e2e/engines.test.ts): which engine
+// and builds run (ENGINE, BUILD, SCENARIOS), the one browser of the file, a python host of the
+// build's v1 site, a fresh profile per scenario, and the steps the scenarios share: open the app
+// installed, type a note, take the network away and back, check for an update, and assert that a
+// tab logged no console problem (with the one Firefox report that is engine noise left out).
+import { suite, type Test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { missingEngine } from '../../harness/engines.mjs';
+import { ENGINE_NAMES, type Engine, type EngineName, type Profile, type Tab } from './driver';
+import { startHost, type Host } from './hosts';
+import { launchEngine } from './launch-engine';
+import { storedText } from './notes';
+import { readPrecache, site } from './site';
+import { until } from './wait';
+
+export type Build = 'react' | 'preact';
+
+/**
+ * The engine (ENGINE: chromium | firefox | webkit, default chromium) and the builds (BUILD: react
+ * | preact, default both) to run. A missing browser is one line saying what to install, and a
+ * failed run: never a skip.
+ */
+export function engineUnderTest(): { engine: EngineName; builds: Build[] } {
+  const engine = (process.env.ENGINE || 'chromium') as EngineName;
+  if (!ENGINE_NAMES.includes(engine)) throw new Error(`ENGINE must be one of ${ENGINE_NAMES.join(', ')}, not ${engine}`);
+  const builds: Build[] = process.env.BUILD ? [process.env.BUILD as Build] : ['react', 'preact'];
+  if (!builds.every((b) => b === 'react' || b === 'preact')) throw new Error(`BUILD must be react or preact, not ${process.env.BUILD}`);
+  const missing = missingEngine(engine);
+  if (missing) {
+    console.log(missing);
+    process.exit(1);
+  }
+  return { engine, builds };
+}
+
+/** Limit for the first install: every file of the version is fetched and hashed. */
+const INSTALL_MS = 20_000;
+
+/** SCENARIOS=4,6 runs only those scenarios (by number; 3 means 3a, 3b and 3c): for chasing one engine's failure by hand. */
+const SCENARIOS = process.env.SCENARIOS?.split(',').filter(Boolean) ?? [];
+const wanted = (name: string) => SCENARIOS.length === 0 || SCENARIOS.includes(/^\d+/.exec(name)?.[0] ?? '');
+
+let engine: Promise<Engine> | undefined;
+/** Launches the engine once for every suite of the file (Firefox takes ≈ 2.5 s). */
+const sharedEngine = (name: EngineName): Promise<Engine> => (engine ??= launchEngine(name));
+
+/**
+ * Firefox reports `Failed to load ‘URL’. A ServiceWorker intercepted the request and encountered an
+ * unexpected error.` as an uncaught error when a navigation cancels a subresource request that the
+ * worker was answering from its cache (seen for the favicon, /audit.json and /licenses.txt when a
+ * test navigates right after a screen rendered). Measured on Firefox ESR 153: it comes only for
+ * requests that Firefox also reports as failed with NS_BINDING_ABORTED (cancelled); when the test
+ * lets each screen's fetches finish before navigating it never comes (0 of 12 runs, against 1 in
+ * 2-4 runs otherwise); and a real failure of the worker's answer reads differently ("A
+ * ServiceWorker passed a promise to FetchEvent.respondWith() that rejected with ...", which test 7
+ * shows is still reported). So it is ignored by its exact text, and only for a precached URL of the
+ * host: those the worker answers from CacheStorage, with no network that could fail.
+ */
+const FIREFOX_CANCELLED =
+  /^uncaught: Failed to load ‘([^’]+)’\. A ServiceWorker intercepted the request and encountered an unexpected error\.$/;
+
+/**
+ * One uvu suite of scenarios for `build` in `engineName`. Its fields are set by its hooks: read them
+ * inside a scenario. Its steps are arrow functions, so a test file can take them out of it.
+ */
+export class EngineSuite {
+  readonly test: Test;
+  /** The running browser, the host serving the site, the scenario's fresh profile, the v1 site's folder. */
+  browser!: Engine;
+  host!: Host;
+  profile!: Profile;
+  v1!: string;
+  private started = 0;
+  // uvu swallows an error thrown by a `before` hook and reports the suite as passed with no test
+  // run; so setup errors are printed once and each test then fails on them.
+  private setupError: Error | undefined;
+
+  /** `last`: the file's last suite, which closes the browser. */
+  constructor(
+    readonly engineName: EngineName,
+    readonly build: Build,
+    { last }: { last: boolean },
+  ) {
+    const test = suite(`offline guarantees in ${engineName} (${build})`);
+    this.test = test;
+    test.before(async () => {
+      try {
+        const t0 = Date.now();
+        this.v1 = site(build, 'v1');
+        // Built once per `npm test` run by the shared library; here too, before any timing of a scenario.
+        if (build === 'react') for (const variant of ['v2', 'kill'] as const) site(build, variant);
+        console.log(`  sites ready in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+        const t1 = Date.now();
+        this.browser = await sharedEngine(engineName);
+        console.log(`  ${this.browser.version} ready in ${((Date.now() - t1) / 1000).toFixed(1)} s`);
+        this.host = await startHost('python', this.v1);
+      } catch (error) {
+        this.setupError = error instanceof Error ? error : new Error(String(error));
+        console.log(`  setup failed: ${this.setupError.message}`);
+      }
+    });
+    test.after(async () => {
+      await this.host?.close();
+      if (last) await (await engine?.catch(() => undefined))?.close();
+    });
+    test.before.each(async () => {
+      if (this.setupError) throw new Error(`no ${engineName} to test in: ${this.setupError.message.split('\n')[0]}`);
+      this.profile = await this.browser.newProfile();
+      this.started = Date.now();
+    });
+    test.after.each(async (context) => {
+      if (this.setupError) return;
+      // Whatever the test left behind: the network back, the server up, v1 deployed.
+      await this.profile.setOffline(false).catch(() => {});
+      await this.profile.close().catch(() => {});
+      await this.host.resume();
+      await this.host.setRoot(this.v1);
+      console.log(`  ${((Date.now() - this.started) / 1000).toFixed(1)} s  ${context.__test__}`);
+    });
+  }
+
+  /** Adds a scenario to the suite, unless SCENARIOS leaves it out. */
+  scenario = (name: string, fn: () => Promise<void>): void => {
+    if (wanted(name)) this.test(name, fn);
+  };
+
+  /** The full URL of path `p` at the host. */
+  url = (p: string): string => new URL(p, this.host.url).href;
+
+  /** Opens `/` in the profile and waits until the first install is done and the worker controls the tab. */
+  openInstalled = async (): Promise<Tab> => {
+    const tab = await this.profile.open(this.url('/'));
+    await until('"Ready to work offline"', async () => (await tab.text()).includes('Ready to work offline'), INSTALL_MS);
+    await until('the worker to control the page', () => tab.evaluate(() => !!navigator.serviceWorker.controller));
+    return tab;
+  };
+
+  /** Types into the first note and waits until the app saved it to localStorage (it saves ≤ 1 s after typing). */
+  typeNote = async (tab: Tab, text: string): Promise<void> => {
+    await tab.type('Note 1', text);
+    await until('the note to be saved', async () => ((await storedText(tab)) ?? '').includes(text));
+  };
+
+  /** "Server unreachable": the host refuses connections and the browser is offline; waits until `tab` says so. */
+  goOffline = async (tab: Tab): Promise<void> => {
+    await this.host.pause();
+    await this.profile.setOffline(true);
+    await until('the page to see the network gone', () => tab.evaluate(() => !navigator.onLine), this.browser.networkLagMs);
+  };
+
+  /** The server back up first (so the first probe can succeed), then the network. */
+  goOnline = async (): Promise<void> => {
+    await this.host.resume();
+    await this.profile.setOffline(false);
+  };
+
+  /** Goes to the "Offline readiness" screen through its link and presses "Check for update", as a user would. */
+  checkForUpdate = async (tab: Tab): Promise<void> => {
+    await tab.click('Offline readiness');
+    await tab.click('Check for update');
+  };
+
+  /** The full URLs of every file the worker precaches for v1 (from the build's manifest). */
+  precachedUrls = (): string[] => Object.keys(readPrecache(this.v1)).map(this.url);
+
+  /** The console errors of a tab that are the app's (or real failures), not engine noise (FIREFOX_CANCELLED). */
+  problemsOf = async (tab: Tab): Promise<string[]> => {
+    const precached = this.precachedUrls();
+    const cancelled = (problem: string) => this.engineName === 'firefox' && precached.includes(FIREFOX_CANCELLED.exec(problem)?.[1] ?? '');
+    return (await tab.problems()).filter((p) => !cancelled(p));
+  };
+
+  /**
+   * Asserts the tab logged no console error (as far as the engine shows them: Engine.consoleCoverage)
+   * but the `expected` ones, exact texts of what the scenario caused on purpose.
+   */
+  assertNoProblems = async (tab: Tab, expected: string[] = []): Promise<void> => {
+    const problems = (await this.problemsOf(tab)).filter((p) => !expected.includes(p));
+    assert.equal(problems, [], `console errors in ${this.engineName} (${this.browser.consoleCoverage})`);
+  };
+}
