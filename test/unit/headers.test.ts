@@ -4,15 +4,8 @@ import path from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { renderHtml } from '../../tools/build/html.mjs';
-import {
-  CSP_META_ELEMENT,
-  HEADER_ONLY_DIRECTIVES,
-  headersFile,
-  headersFor,
-  META_CONTENT_SECURITY_POLICY,
-  nginxHttpsConfig,
-  nginxServerBlock,
-} from '../../tools/headers.mjs';
+import { CSP_META_ELEMENT, HEADER_ONLY_DIRECTIVES, headersFile, headersFor, META_CONTENT_SECURITY_POLICY } from '../../tools/headers.mjs';
+import { nginxHttpsConfig, nginxServerBlock } from '../../deploy/nginx.mjs';
 
 const test = suite('header table');
 
@@ -21,11 +14,11 @@ const CSP =
   "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; manifest-src 'self'; worker-src 'self'; " +
   "base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
-test('deploy/nginx.conf is the one generated from the table (regenerate: node tools/headers.mjs --nginx > deploy/nginx.conf)', () => {
+test('deploy/nginx.conf is the one generated from the table (regenerate: node deploy/nginx.mjs --nginx > deploy/nginx.conf)', () => {
   assert.fixture(readFileSync(path.join(process.cwd(), 'deploy/nginx.conf'), 'utf8'), nginxServerBlock());
 });
 
-test('deploy/nginx-https.conf is the one generated from the table (regenerate: node tools/headers.mjs --nginx-https > deploy/nginx-https.conf)', () => {
+test('deploy/nginx-https.conf is the one generated from the table (regenerate: node deploy/nginx.mjs --nginx-https > deploy/nginx-https.conf)', () => {
   assert.fixture(readFileSync(path.join(process.cwd(), 'deploy/nginx-https.conf'), 'utf8'), nginxHttpsConfig());
 });
 
