@@ -6,7 +6,6 @@
 // is not the header's, and a redirect elsewhere each give one clear line and exit 1; an
 // unreachable URL and a URL that is not http(s) give one line and exit 2, never a stack trace.
 import { spawn } from 'node:child_process';
-import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { suite } from 'uvu';
@@ -16,7 +15,7 @@ import { sri } from '../../tools/sri.mjs';
 import { beforeAllTests } from './lib/hooks';
 import { startHost, type Host, type HostKind } from './lib/hosts';
 import { freePort } from './lib/processes';
-import { appScript, audit, BUILDS, copySite, site } from './lib/site';
+import { alterRepresentation, appScript, audit, brokenCopy, BUILDS, copySite, removeWithCopies, site } from './lib/site';
 import { present } from '../present';
 
 /** Runs the verify tool as a user does (asynchronously: the preview server answers in this process). */
@@ -30,30 +29,6 @@ function verify(url: string, dist: string): Promise<{ code: number | null; stdou
     const lines = (text: string) => text.split('\n').filter(Boolean);
     child.on('close', (code) => resolve({ code, stdout: lines(stdout), stderr: lines(stderr) }));
   });
-}
-
-/** A copy of a built site with `change` applied: a broken deploy. */
-function brokenCopy(dir: string, change: (copy: string) => void): string {
-  const copy = copySite(dir);
-  change(copy);
-  return copy;
-}
-
-/** Removes a file of a site and its precompressed copies (a host such as nginx serves `file.gz` alone). */
-function removeWithCopies(dir: string, file: string): void {
-  for (const suffix of ['', '.gz', '.br']) rmSync(path.join(dir, file + suffix), { force: suffix !== '' });
-}
-
-/**
- * Alters one representation of a site's file, the others left as built: the file itself, or only
- * its `.gz` or `.br` copy (written from the altered text, so it still decodes).
- */
-function alterRepresentation(dir: string, file: string, encoding: 'identity' | 'gzip' | 'br'): void {
-  const original = readFileSync(path.join(dir, file), 'utf8');
-  const altered = Buffer.from(original.replace(/.$/s, (last) => (last === ';' ? ' ' : ';')));
-  if (encoding === 'identity') writeFileSync(path.join(dir, file), altered);
-  if (encoding === 'gzip') writeFileSync(path.join(dir, file + '.gz'), gzipSync(altered));
-  if (encoding === 'br') writeFileSync(path.join(dir, file + '.br'), brotliCompressSync(altered));
 }
 
 const VERIFY_HOSTS: HostKind[] = ['preview', 'nginx', 'pages'];

@@ -1,8 +1,9 @@
 // The built sites the tests run against (built once per run by test/harness/runner.mjs, see
 // test/harness/test-sites.mjs), what the build says about them, and temporary copies to tamper with.
-import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { brotliCompressSync, gzipSync } from 'node:zlib';
 import type { Audit } from '../../../src/audit';
 import { BUILDS, copySources as copySourcesTo, type BuildName, type Variant } from '../../harness/test-sites.mjs';
 
@@ -58,6 +59,30 @@ export function copySite(dir: string): string {
   const out = path.join(temp(), 'dist');
   cpSync(dir, out, { recursive: true });
   return out;
+}
+
+/** A copy of a built site with `change` applied: a broken deploy. */
+export function brokenCopy(dir: string, change: (copy: string) => void): string {
+  const copy = copySite(dir);
+  change(copy);
+  return copy;
+}
+
+/** Removes a file of a site and its precompressed copies (a host such as nginx serves `file.gz` alone). */
+export function removeWithCopies(dir: string, file: string): void {
+  for (const suffix of ['', '.gz', '.br']) rmSync(path.join(dir, file + suffix), { force: suffix !== '' });
+}
+
+/**
+ * Alters one representation of a site's file, the others left as built: the file itself, or only
+ * its `.gz` or `.br` copy (written from the altered text, so it still decodes).
+ */
+export function alterRepresentation(dir: string, file: string, encoding: 'identity' | 'gzip' | 'br'): void {
+  const original = readFileSync(path.join(dir, file), 'utf8');
+  const altered = Buffer.from(original.replace(/.$/s, (last) => (last === ';' ? ' ' : ';')));
+  if (encoding === 'identity') writeFileSync(path.join(dir, file), altered);
+  if (encoding === 'gzip') writeFileSync(path.join(dir, file + '.gz'), gzipSync(altered));
+  if (encoding === 'br') writeFileSync(path.join(dir, file + '.br'), brotliCompressSync(altered));
 }
 
 /**
