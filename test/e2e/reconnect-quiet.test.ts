@@ -23,13 +23,9 @@ import { BUILDS, site } from './lib/site';
 import { shareChromium, type Shared } from './lib/suite';
 import { until, WAIT } from './lib/wait';
 import { caretOf, seedNotes } from './lib/notes';
-import { logEntries } from './lib/connectivity-log';
+import { logLines } from './lib/connectivity-log';
 
 const isProbe = (request: { method: string; url: string }) => request.method === 'HEAD' && request.url === '/sw.js';
-
-/** The log entries as the status page words them: "reload-waits: composing". */
-const logLines = async (page: Page) =>
-  (await logEntries(page)).map((entry) => (entry.detail ? `${entry.kind}: ${entry.detail}` : entry.kind));
 
 /** Takes the network away and waits until the page says so. */
 async function goOffline(context: BrowserContext, page: Page): Promise<void> {

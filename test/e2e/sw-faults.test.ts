@@ -17,7 +17,7 @@ import { requestsSince, startHost } from './lib/hosts';
 import { BUILDS, readPrecache, site } from './lib/site';
 import { shareChromium, type Shared } from './lib/suite';
 import { sleep, until, WAIT } from './lib/wait';
-import { logEntries } from './lib/connectivity-log';
+import { logLines } from './lib/connectivity-log';
 
 /** The worker gives up on a download after this long without progress (src/sw/download.ts STALL_MS). */
 const STALL_MS = 10_000;
@@ -71,9 +71,6 @@ function trickle(dist: string, file: string, pieces: number, gapMs: number) {
     return true;
   };
 }
-
-/** The log lines of /status as it words them: "install failed: …". */
-const logLines = async (page: Page): Promise<string[]> => (await logEntries(page)).map((entry) => `${entry.kind}: ${entry.detail ?? ''}`);
 
 /** Replaces the Cache API of the worker that controls `page` with one whose every read and write rejects, as Chromium's does on a damaged profile. */
 async function breakWorkerCacheStorage(page: Page): Promise<void> {

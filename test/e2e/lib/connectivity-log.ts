@@ -13,9 +13,14 @@ export interface LogEntry {
   detail?: string;
 }
 
-/** The connectivity log's tail the page keeps in sessionStorage (it survives reloads), oldest first. */
-export const logEntries = (page: RunsInPage): Promise<LogEntry[]> =>
-  page.evaluate((key) => JSON.parse(sessionStorage.getItem(key) ?? '[]') as LogEntry[], LOG_KEY);
+/** The connectivity log's tail the page keeps in sessionStorage (it survives reloads), oldest first; `key`: an app at another base keeps its own. */
+export const logEntries = (page: RunsInPage, key = LOG_KEY): Promise<LogEntry[]> =>
+  page.evaluate((logKey) => JSON.parse(sessionStorage.getItem(logKey) ?? '[]') as LogEntry[], key);
+
+/** The log's entries as lines, "kind: detail" ("reload-waits: composing"), or the kind alone when it has no detail. */
+export const logLines = async (page: RunsInPage): Promise<string[]> =>
+  (await logEntries(page)).map((entry) => (entry.detail ? `${entry.kind}: ${entry.detail}` : entry.kind));
 
 /** The kinds of the connectivity log's entries (offline, online, probe-ok, probe-failed, reload). */
-export const logKinds = async (page: RunsInPage): Promise<string[]> => (await logEntries(page)).map((entry) => entry.kind);
+export const logKinds = async (page: RunsInPage, key = LOG_KEY): Promise<string[]> =>
+  (await logEntries(page, key)).map((entry) => entry.kind);
