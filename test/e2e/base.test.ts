@@ -13,7 +13,7 @@ import { shareChromium, type Shared } from './lib/suite';
 import { until } from './lib/wait';
 import { cacheNames, cachedPaths } from './lib/caches';
 import { ROUTES } from './lib/screens';
-import { appId, cachePrefixOf } from '../../src/app-name';
+import { appId, cachePrefixOf, storageKey } from '../../src/app-name';
 
 const BASE = '/my-app/';
 const OTHER_SITE = 'Another site at the root of this origin';
@@ -109,7 +109,7 @@ for (const build of BUILDS) {
     await context.setOffline(true);
     await page.getByText('You are offline; everything here still works.').waitFor({ timeout: 2000 });
     await context.setOffline(false);
-    await reconnectReloaded(page, loads);
+    await reconnectReloaded(page, loads, 5000, storageKey('log', appId(APP_NAME, BASE)));
     assert.is(loads.n, 1, 'one reload');
     await until("the probe in the host's log", () => host.log.slice(from).some((request) => request.method === 'HEAD'));
     assert.equal(

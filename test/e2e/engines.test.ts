@@ -12,7 +12,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import * as assert from 'uvu/assert';
 import { CACHE_PREFIX } from '../../src/app-name';
-import { cachedSri, evict, ourCacheNames } from './lib/caches';
+import { cachedSri, damage, ourCacheNames } from './lib/caches';
 import { logKinds } from './lib/connectivity-log';
 import { assertOneReconnectReload, Documents } from './lib/documents';
 import { EngineSuite, engineUnderTest } from './lib/engine-suite';
@@ -281,26 +281,34 @@ for (const [index, build] of BUILDS.entries()) {
     });
   }
 
-  scenario('8. self-repair: a route page and a file deleted from the cache come back, verified, when a navigation needs them', async () => {
-    const tab = await openInstalled();
-    const manifest = readPrecache(s.v1);
-    const evicted = ['/about/', '/licenses.txt'];
-    // What a browser evicting them under storage pressure would leave: the entries gone.
-    await evict(tab, evicted);
-    assert.equal(await cachedSri(tab, evicted), [null, null], 'deleted');
-    await tab.goto(url('/about/'));
-    await until('/about/ to render', async () => (await heading(tab)) === 'What this app ships');
-    await until('the entries back in the cache', async () => (await cachedSri(tab, evicted)).every(Boolean));
-    assert.equal(
-      await cachedSri(tab, evicted),
-      evicted.map((u) => manifest[u]),
-      'the bytes the build hashed',
-    );
-    await until('/about/ to finish loading', async () => !(await tab.text()).includes('…'));
-    await tab.goto(url('/status/'));
-    await until('/status/ to verify every file', async () => /(\d+) of \1 files verified/.test(await tab.text()));
-    await assertNoProblems(tab);
-  });
+  scenario(
+    '8. self-repair: a route page damaged on disk and a file deleted from the cache come back, verified, when a navigation needs them',
+    async () => {
+      const tab = await openInstalled();
+      const manifest = readPrecache(s.v1);
+      const repaired = ['/about/', '/licenses.txt'];
+      // What a browser evicting under storage pressure leaves (/licenses.txt gone), and what a
+      // damaged disk or profile leaves (/about/ present, with other bytes): neither may be served.
+      await damage(tab, ['/about/'], ['/licenses.txt']);
+      const [damagedSri, evictedSri] = await cachedSri(tab, repaired);
+      assert.ok(damagedSri && damagedSri !== manifest['/about/'], 'damaged');
+      assert.is(evictedSri, null, 'deleted');
+      await tab.goto(url('/about/'));
+      await until('/about/ to render', async () => (await heading(tab)) === 'What this app ships');
+      await until('the entries back in the cache, verified', async () =>
+        (await cachedSri(tab, repaired)).every((hash, index) => hash === manifest[repaired[index]]),
+      );
+      assert.equal(
+        await cachedSri(tab, repaired),
+        repaired.map((u) => manifest[u]),
+        'the bytes the build hashed',
+      );
+      await until('/about/ to finish loading', async () => !(await tab.text()).includes('…'));
+      await tab.goto(url('/status/'));
+      await until('/status/ to verify every file', async () => /(\d+) of \1 files verified/.test(await tab.text()));
+      await assertNoProblems(tab);
+    },
+  );
 
   scenario('7. no console errors from the app on any screen, once each has finished loading; a control error is seen', async () => {
     const tab = await openInstalled();

@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { OFFLINE_CHECK_PATH } from './browser';
-import { logKinds } from './connectivity-log';
+import { LOG_KEY, logKinds } from './connectivity-log';
 import { sleep, until, WAIT } from './wait';
 
 /** Waits until the screen has its heading and has finished loading what it shows (audit, caches, storage). */
@@ -155,12 +155,12 @@ export function countLoads(page: Page): { readonly n: number } {
 /**
  * Waits until the page has reloaded on reconnect and the new document runs, its log ending with
  * the decision to reload. A new document has not been offline, so it has no reason to reload:
- * from here on only a new `offline` could cause another reload.
+ * from here on only a new `offline` could cause another reload. `logKey`: the log of an app at another base.
  */
-export async function reconnectReloaded(page: Page, loads: { readonly n: number }, ms = 5000): Promise<void> {
+export async function reconnectReloaded(page: Page, loads: { readonly n: number }, ms = 5000, logKey = LOG_KEY): Promise<void> {
   await until('the reload', () => loads.n >= 1, ms);
   await firstNote(page).waitFor(WAIT);
-  await until('the reloaded page to show the reload in its log', async () => (await logKinds(page)).at(-1) === 'reload');
+  await until('the reloaded page to show the reload in its log', async () => (await logKinds(page, logKey)).at(-1) === 'reload');
 }
 
 /**

@@ -84,10 +84,12 @@ export async function evict(page: RunsInPage, paths: string[]): Promise<void> {
 
 /**
  * Overwrites entries of the app's caches with other bytes through the page's Cache API: what a
- * damaged disk or profile leaves behind (present, but not the file the build hashed). Waits for
- * the worker's check first, as evict() does.
+ * damaged disk or profile leaves behind (present, but not the file the build hashed); and deletes
+ * `evicted` ones at the same moment. Waits for the worker's check first, as evict() does: one
+ * check, since each check would put back what the other call changed.
  */
-export async function damage(page: RunsInPage, paths: string[]): Promise<void> {
+export async function damage(page: RunsInPage, damaged: string[], evicted: string[] = []): Promise<void> {
   await page.evaluate(cacheCheckedInPage, null);
-  await page.evaluate(damageInPage, [CACHE_PREFIX, paths] as CacheQuery);
+  await page.evaluate(damageInPage, [CACHE_PREFIX, damaged] as CacheQuery);
+  await page.evaluate(deleteInPage, [CACHE_PREFIX, evicted] as CacheQuery);
 }
