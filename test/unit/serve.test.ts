@@ -153,6 +153,22 @@ serve('never follows a symlink out of the root', async () => {
   assert.not.ok(r.text.includes(SECRET));
 });
 
+serve('never answers with a precompressed copy that is a symlink out of the root', async () => {
+  const outside = path.join(tmp, 'robots-outside.txt.gz');
+  writeFileSync(outside, gzipSync(SECRET));
+  writeFileSync(path.join(root, 'robots.txt'), 'User-agent: *\n');
+  symlinkSync(outside, path.join(root, 'robots.txt.gz'));
+  try {
+    const answer = await getEncoded('/robots.txt', 'gzip');
+    assert.is(answer.status, 200);
+    assert.is(answer.headers.get('content-encoding'), null, 'the file itself, not the linked copy');
+    assert.is(answer.bytes.toString(), 'User-agent: *\n');
+  } finally {
+    unlinkSync(path.join(root, 'robots.txt.gz'));
+    unlinkSync(path.join(root, 'robots.txt'));
+  }
+});
+
 serve('survives a malformed request line with a 400', async () => {
   const r = await raw('GET /\x01bad HTTP/1.1\r\nHost: x\r\n\r\n');
   assert.is(r.status, 400);

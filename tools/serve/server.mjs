@@ -118,6 +118,17 @@ export function safePath(target) {
 }
 
 /**
+ * The real path of `file` (symlinks resolved) when it exists and stays inside `realBase`, else null.
+ * @param {string} realBase
+ * @param {string} file
+ */
+async function realPathInside(realBase, file) {
+  const real = await fs.realpath(file).catch(() => null);
+  if (!real || (real !== realBase && !real.startsWith(realBase + path.sep))) return null;
+  return real;
+}
+
+/**
  * The files of a directory on disk. A request's real path (symlinks resolved) must stay inside
  * the directory, and a file is answered with the precompressed copies the build wrote beside it
  * (`<file>.br`, `<file>.gz`). `directory()` is read on every request, so tests can swap it.
@@ -137,10 +148,9 @@ function directorySource(directory) {
   });
   return {
     async find(rel) {
-      const base = directory();
-      const real = await fs.realpath(path.join(base, rel)).catch(() => null);
-      const realBase = await fs.realpath(base);
-      if (!real || (real !== realBase && !real.startsWith(realBase + path.sep))) return null;
+      const realBase = await fs.realpath(directory());
+      const real = await realPathInside(realBase, path.join(realBase, rel));
+      if (!real) return null;
       const stat = await fs.stat(real);
       if (stat.isDirectory()) return { directory: true };
       if (!stat.isFile()) return null;
@@ -150,8 +160,10 @@ function directorySource(directory) {
         ['br', '.br'],
         ['gzip', '.gz'],
       ])) {
-        const copy = await fs.stat(real + suffix).catch(() => null);
-        if (copy?.isFile()) encoded[encoding] = body(real + suffix, copy);
+        // A copy is a file of its own: a symlink out of the root must not answer for a file inside it.
+        const realCopy = await realPathInside(realBase, real + suffix);
+        const copy = realCopy ? await fs.stat(realCopy) : null;
+        if (realCopy && copy?.isFile()) encoded[encoding] = body(realCopy, copy);
       }
       return { name: real, body: body(real, stat), encoded };
     },
@@ -329,7 +341,7 @@ export function listen({ root, files, host = '127.0.0.1', port = 8080, intercept
     preview.server.once('error', (/** @type {NodeJS.ErrnoException} */ err) =>
       reject(
         err.code === 'EADDRINUSE'
-          ? Object.assign(new Error(`port ${port} on ${host} is in use (set PORT to another)`), { code: err.code })
+          ? Object.assign(new Error(`port ${port} on ${host} is in use (set PORT to another)`), { code: err.code, name: 'ServeError' })
           : err,
       ),
     );
