@@ -4,6 +4,7 @@
 // 60 keys typed through a reconnect reload were lost in Chromium. So every automatic reload waits
 // until the tab is visible, no key, `input` or IME composition came for QUIET_AFTER_INPUT_MS, and
 // no pointer is held down, no file chooser is open and nothing is being dragged.
+import { withinWindow } from './clock';
 
 /** How long after the last key, `input` or end of an IME composition the page counts as quiet. */
 export const QUIET_AFTER_INPUT_MS = 2000;
@@ -26,6 +27,9 @@ const notifyRelease = () => {
 
 /** What keeps the page from being quiet now, or undefined when a reload may happen. */
 export function busyReason(now = Date.now()): BusyReason | undefined {
+  // The clock moved back since the last input: count that input as now, so the wait is one
+  // QUIET_AFTER_INPUT_MS, never the size of the jump.
+  if (lastInputAt > now) lastInputAt = now;
   if (document.hidden) return 'hidden tab';
   if (composing) return 'composing';
   if (pointersDown.size > 0) return 'pointer held';
@@ -59,7 +63,7 @@ export function whenQuiet(onQuiet: () => void, onWait: (reason: BusyReason) => v
     if (reason !== lastReason) onWait(reason);
     lastReason = reason;
     // Typing ends by the clock; every other state ends with an event that calls check() again.
-    if (reason === 'typing') timer = setTimeout(check, lastInputAt + QUIET_AFTER_INPUT_MS - now);
+    if (reason === 'typing') timer = setTimeout(check, withinWindow(lastInputAt + QUIET_AFTER_INPUT_MS - now, QUIET_AFTER_INPUT_MS));
   }
   releaseListeners.add(check);
   document.addEventListener('visibilitychange', check);

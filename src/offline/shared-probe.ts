@@ -7,6 +7,7 @@
 // (or reloads) while it holds the lock releases it (Web Locks: a lock ends with its document),
 // so the next tab asks for itself.
 import { storageKey } from '../app-name';
+import { isWithinLast } from './clock';
 import { probe, recordProbe } from './connectivity';
 import { area, load, save } from './storage';
 
@@ -30,7 +31,8 @@ function answeredSince(onlineSince: number): boolean {
   if (!value || typeof value !== 'object') return false;
   const { at } = value as SharedAnswer;
   if (typeof at !== 'number' || at < onlineSince) return false;
-  return Date.now() - at <= SHARED_ANSWER_MAX_AGE_MS;
+  // An answer stamped in the future (the clock moved back since) is of unknown age: not shared.
+  return isWithinLast(at, SHARED_ANSWER_MAX_AGE_MS);
 }
 
 /**

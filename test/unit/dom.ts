@@ -18,6 +18,8 @@ export interface FakeDom {
   pagehide(): void;
   /** Advances the fake clock by `ms`, running due timers in order and settling promises after each. */
   tick(ms: number): Promise<void>;
+  /** Moves the wall clock (Date.now) by `ms`, forward or back, as a person setting the time does: pending timers keep their delays. */
+  moveClock(ms: number): void;
   /** Lets pending promise callbacks run without moving the clock. */
   settle(): Promise<void>;
   uninstall(): void;
@@ -64,7 +66,9 @@ export function installDom({ online = true, hidden = false, start = 1_700_000_00
   let seq = 0;
   const timers = new Map<number, { at: number; fn: () => void }>();
   put('setTimeout', (fn: () => void, ms = 0) => {
-    timers.set(++seq, { at: now + Math.max(0, ms), fn });
+    // As browsers do (HTML timer initialisation: a 32-bit signed delay), a delay above 2^31-1 ms runs at once.
+    const delay = ms > 2 ** 31 - 1 ? 0 : Math.max(0, ms);
+    timers.set(++seq, { at: now + delay, fn });
     return seq;
   });
   put('clearTimeout', (id?: number) => id !== undefined && timers.delete(id));
@@ -100,6 +104,10 @@ export function installDom({ online = true, hidden = false, start = 1_700_000_00
       }
       now = end;
       await settle();
+    },
+    moveClock(ms) {
+      now += ms;
+      for (const timer of timers.values()) timer.at += ms;
     },
     settle,
     uninstall() {

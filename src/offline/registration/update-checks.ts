@@ -1,6 +1,7 @@
 // Finding a new version while a page stays open: the browser checks on navigation only, so the page
 // asks for /sw.js hourly, when the network returns, and when the person comes back to a tab (shown
 // again, or restored from the back/forward cache) whose last check is over a minute old.
+import { isWithinLast } from '../clock';
 import { currentRegistration, registrationState } from './registration-store';
 
 const HOUR_MS = 3_600_000;
@@ -23,7 +24,8 @@ export function checkForUpdatesWhileOpen(): void {
 function checkIfStale(): void {
   if (document.hidden || !navigator.onLine) return;
   const lastCheck = registrationState.getSnapshot().lastCheck ?? 0;
-  if (Date.now() - lastCheck < STALE_CHECK_MS) return;
+  // A last check in the future (the clock moved back since) is of unknown age: check now.
+  if (isWithinLast(lastCheck, STALE_CHECK_MS - 1)) return;
   checkForUpdate();
 }
 
