@@ -5,9 +5,22 @@
 // released version, at the root and under /my-app/ (`released`, `released-base`), to update from.
 // Also the one list of what a copy of the project needs to build, for tests that break a copy.
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, promises as fs, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  promises as fs,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { runInGroup } from './process-group.mjs';
 
 /** @typedef {'react' | 'preact'} BuildName */
@@ -35,29 +48,86 @@ export const TEST_BASE = '/my-app/';
 export const SECOND_BASE = '/other-app/';
 
 /**
- * The commit of the last released version (the main branch as it landed before one app became its
- * name and its base): people update from it, keeping their notes and their offline copy.
+ * The last released version's sources (the main branch at 5993b5a, before one app became its name
+ * and its base): people update from it, keeping their notes and their offline copy. A fixture, not
+ * this repository's history, so the tests run in a fresh history, a shallow clone or a folder
+ * without `.git`. It holds exactly the files that version's `node build.mjs` reads (82 files,
+ * 84 KB gzip; its build from them is byte for byte its build from the whole commit).
  */
-export const RELEASED_COMMIT = '5993b5adc4d1ac8c7a7fa2adeec0030147bc58d0';
+export const RELEASED_SOURCES = fileURLToPath(new URL('../fixtures/released-5993b5a.tar.gz', import.meta.url));
 
 /** Top-level entries a build never reads: outputs, tests, docs, git's own. */
 const NOT_SOURCES = new Set(['node_modules', 'dist', 'test', '.git', '.cache', 'README.md']);
 
+/** Top-level entries that are never sources where git cannot say (the template's .gitignore holds them too). */
+const NEVER_SOURCES = ['node_modules', 'dist', 'dist.tmp-*', 'dist.old-*', '.cache*', 'test-output'];
+
 /**
- * The top-level entries of the project a build needs: every one git tracks, but NOT_SOURCES.
+ * The top-level entries of the project a build needs: every one git tracks, or, where git cannot
+ * list them (no `.git`, no git, or a folder inside another repository), every entry that is not
+ * ignored (NEVER_SOURCES and the root's .gitignore); NOT_SOURCES left out.
  * @param {string} root
  */
 export function sources(root) {
-  const tracked = spawnSync('git', ['ls-files', '-z'], { cwd: root, encoding: 'utf8' });
-  if (tracked.status !== 0) throw new Error(`git ls-files failed in ${root} (the tests copy the tracked sources): ${tracked.stderr}`);
-  const top = new Set(
-    tracked.stdout
-      .split('\0')
-      .filter(Boolean)
-      .map((file) => file.split('/')[0]),
-  );
+  const top = trackedTopLevel(root) ?? unignoredTopLevel(root);
   // A tracked file deleted in the working tree is still listed until the deletion is staged.
-  return [...top].filter((entry) => !NOT_SOURCES.has(entry) && existsSync(path.join(root, entry))).sort();
+  return top.filter((entry) => !NOT_SOURCES.has(entry) && existsSync(path.join(root, entry))).sort();
+}
+
+/**
+ * The top-level entries git tracks in `root`, or undefined when `root` is not the top of a git work tree.
+ * @param {string} root
+ * @returns {string[] | undefined}
+ */
+function trackedTopLevel(root) {
+  const top = spawnSync('git', ['rev-parse', '--show-toplevel'], { cwd: root, encoding: 'utf8' });
+  if (top.status !== 0 || path.resolve(top.stdout.trim()) !== realpathSync(root)) return undefined;
+  const tracked = spawnSync('git', ['ls-files', '-z'], { cwd: root, encoding: 'utf8' });
+  if (tracked.status !== 0) return undefined;
+  return [
+    ...new Set(
+      tracked.stdout
+        .split('\0')
+        .filter(Boolean)
+        .map((file) => file.split('/')[0]),
+    ),
+  ];
+}
+
+/**
+ * The top-level entries of `root` that neither NEVER_SOURCES nor a top-level pattern of its .gitignore names.
+ * @param {string} root
+ */
+function unignoredTopLevel(root) {
+  const ignoreFile = path.join(root, '.gitignore');
+  const ignored = [...NEVER_SOURCES, ...(existsSync(ignoreFile) ? topLevelPatterns(readFileSync(ignoreFile, 'utf8')) : [])].map(
+    globToRegExp,
+  );
+  return readdirSync(root).filter((entry) => !ignored.some((pattern) => pattern.test(entry)));
+}
+
+/**
+ * The .gitignore lines that name top-level entries (`name`, `/name`, `name/`, `prefix-*`): the
+ * ones that decide what to copy; negations, comments and deeper paths are left out.
+ * @param {string} text
+ */
+function topLevelPatterns(text) {
+  return text
+    .split('\n')
+    .map((line) => line.trim().replace(/^\//, '').replace(/\/$/, ''))
+    .filter((line) => line && !line.startsWith('#') && !line.startsWith('!') && !line.includes('/'));
+}
+
+/**
+ * A whole-name matcher for a .gitignore glob of one path segment (`*` and `?`).
+ * @param {string} glob
+ */
+function globToRegExp(glob) {
+  const body = glob
+    .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+    .replace(/\*/g, '[^/]*')
+    .replace(/\?/g, '[^/]');
+  return new RegExp(`^${body}$`);
 }
 
 /**
@@ -73,21 +143,15 @@ export function copySources(root, dest) {
 }
 
 /**
- * The sources of `commit` in `dest` (created), with node_modules linked, so its `node build.mjs`
- * runs there; throws a one-line reason when git has no such commit (a shallow clone).
+ * The released version's sources (RELEASED_SOURCES) unpacked into `dest` (created), with
+ * node_modules linked, so its `node build.mjs` runs there.
  * @param {string} root
- * @param {string} commit
  * @param {string} dest
  */
-export function checkoutOf(root, commit, dest) {
+export function releasedSources(root, dest) {
   mkdirSync(dest, { recursive: true });
-  const archive = spawnSync('git', ['archive', '--format=tar', commit], { cwd: root, maxBuffer: 256 * 1024 * 1024 });
-  if (archive.status !== 0)
-    throw new Error(
-      `git archive ${commit} failed in ${root} (the update tests build the released version; a shallow clone lacks it): ${archive.stderr}`,
-    );
-  const unpacked = spawnSync('tar', ['-x', '-C', dest], { input: archive.stdout });
-  if (unpacked.status !== 0) throw new Error(`tar could not unpack the released version: ${unpacked.stderr}`);
+  const unpacked = spawnSync('tar', ['-xzf', RELEASED_SOURCES, '-C', dest], { encoding: 'utf8' });
+  if (unpacked.status !== 0) throw new Error(`tar could not unpack the released version (${RELEASED_SOURCES}): ${unpacked.stderr}`);
   symlinkSync(path.join(root, 'node_modules'), path.join(dest, 'node_modules'));
   return dest;
 }
@@ -157,10 +221,10 @@ async function runAll(jobs, parallel) {
  * `{ react: { v1, v2, kill, renamed, base }, preact: {...} }` (absolute folders); returns that file's path.
  * @param {string} root
  * @param {string} out
- * @param {{ parallel?: number }} [options]
+ * @param {{ parallel?: number, builds?: readonly { name: BuildName, preact: boolean }[] }} [options] builds: BUILDS unless told
  * @returns {Promise<string>}
  */
-export async function buildTestSites(root, out, { parallel = Math.min(2, os.availableParallelism()) } = {}) {
+export async function buildTestSites(root, out, { parallel = Math.min(2, os.availableParallelism()), builds = BUILDS } = {}) {
   await fs.rm(out, { recursive: true, force: true });
   const copies = mkdtempSync(path.join(os.tmpdir(), 'test-sites-'));
   try {
@@ -172,7 +236,7 @@ export async function buildTestSites(root, out, { parallel = Math.min(2, os.avai
       base2: root,
       v2: copySources(root, path.join(copies, 'v2')),
       renamed: copySources(root, path.join(copies, 'renamed')),
-      released: checkoutOf(root, RELEASED_COMMIT, path.join(copies, 'released')),
+      released: releasedSources(root, path.join(copies, 'released')),
       'released-base': '',
     };
     checkouts['released-base'] = checkouts.released;
@@ -182,7 +246,7 @@ export async function buildTestSites(root, out, { parallel = Math.min(2, os.avai
     const sites = {};
     /** @type {{ v1: (() => Promise<void>)[], deploys: (() => Promise<void>)[] }} */
     const jobs = { v1: [], deploys: [] };
-    for (const { name, preact } of BUILDS) {
+    for (const { name, preact } of builds) {
       sites[name] = {};
       for (const variant of VARIANTS) {
         const dir = path.join(out, name, variant);
