@@ -78,7 +78,8 @@ beforeAllTests(probes, async () => {
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  dom = installDom();
+  // Node's timers: the probe's request goes through Node's fetch.
+  dom = installDom({ nodeTimers: true });
 });
 probes.after(async () => {
   dom.uninstall();

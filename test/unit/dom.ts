@@ -45,8 +45,19 @@ const GLOBALS = [
 ] as const;
 const METHODS = ['addEventListener', 'removeEventListener', 'dispatchEvent', 'scrollTo'] as const;
 
-/** Installs a fresh window at `url` (empty storage) and a fake clock starting at `start`. */
-export function installDom({ online = true, hidden = false, start = 1_700_000_000_000, url = 'http://localhost:8080/' } = {}): FakeDom {
+/**
+ * Installs a fresh window at `url` (empty storage) and a fake clock starting at `start`: Date.now
+ * and, unless `nodeTimers`, setTimeout. With `nodeTimers` the timers stay Node's, for code that goes
+ * through Node's own networking: Node's fetch (undici, Node 24) arms its timers with the global
+ * setTimeout and calls `.unref()` on what it returns, so a fake one fails every request.
+ */
+export function installDom({
+  online = true,
+  hidden = false,
+  start = 1_700_000_000_000,
+  url = 'http://localhost:8080/',
+  nodeTimers = false,
+} = {}): FakeDom {
   const win = new Window({ url });
   Object.defineProperty(win.navigator, 'onLine', { configurable: true, get: () => online });
   Object.defineProperty(win.document, 'hidden', { configurable: true, get: () => hidden });
@@ -65,13 +76,15 @@ export function installDom({ online = true, hidden = false, start = 1_700_000_00
   let now = start;
   let seq = 0;
   const timers = new Map<number, { at: number; fn: () => void }>();
-  put('setTimeout', (fn: () => void, ms = 0) => {
-    // As browsers do (HTML timer initialisation: a 32-bit signed delay), a delay above 2^31-1 ms runs at once.
-    const delay = ms > 2 ** 31 - 1 ? 0 : Math.max(0, ms);
-    timers.set(++seq, { at: now + delay, fn });
-    return seq;
-  });
-  put('clearTimeout', (id?: number) => id !== undefined && timers.delete(id));
+  if (!nodeTimers) {
+    put('setTimeout', (fn: () => void, ms = 0) => {
+      // As browsers do (HTML timer initialisation: a 32-bit signed delay), a delay above 2^31-1 ms runs at once.
+      const delay = ms > 2 ** 31 - 1 ? 0 : Math.max(0, ms);
+      timers.set(++seq, { at: now + delay, fn });
+      return seq;
+    });
+    put('clearTimeout', (id?: number) => id !== undefined && timers.delete(id));
+  }
   const realNow = Date.now;
   Date.now = () => now;
 
