@@ -1,7 +1,9 @@
 // Entry: starts the framework-free offline core, then hydrates the prerendered UI.
+import { useEffect } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { startNotes } from './notes/store';
 import { startConnectivity } from './offline/connectivity';
+import { startFieldMemory } from './offline/form-state';
 import { adoptLegacyStorage } from './offline/legacy-storage';
 import { startQuietMomentWatch } from './offline/quiet-moment';
 import { startReconnect } from './offline/reconnect';
@@ -16,9 +18,30 @@ adoptLegacyStorage();
 startConnectivity();
 startQuietMomentWatch();
 startFocusMemory();
+startFieldMemory();
 startReconnect();
 startNotes();
 startRouter();
+
+/**
+ * After a reload the app made itself: the fields, the focused one's caret and the scroll, once the
+ * screen shows them. Run from an effect, so after hydration: a value put into a field before its
+ * component is hydrated is one the component's state never hears of.
+ */
+function ResumeAfterReload() {
+  useEffect(() => {
+    resumeAfterReload();
+  }, []);
+  return null;
+}
+
+/** The app and, beside it, the resume point's restore (it renders nothing, so the prerendered HTML still matches). */
+const app = (
+  <>
+    <App />
+    <ResumeAfterReload />
+  </>
+);
 
 // The build refuses a template without #root (tools/build/html.mjs): a page without it is not ours.
 const root = document.getElementById('root');
@@ -27,11 +50,9 @@ if (__DEV__) {
   // Dev builds are not prerendered, never register the worker (nothing stale is served while
   // developing), and reload when esbuild has rebuilt (its documented /esbuild change events).
   skipRegistrationInDev();
-  createRoot(root).render(<App />);
+  createRoot(root).render(app);
   new EventSource('/esbuild').addEventListener('change', () => location.reload());
 } else {
   startRegistration();
-  hydrateRoot(root, <App />);
+  hydrateRoot(root, app);
 }
-// After a reload the app made itself: the same field, caret and scroll, once the screen shows them.
-resumeAfterReload();

@@ -26,7 +26,8 @@ export interface LogEntry {
     | 'reload'
     | 'install-failed'
     | 'storage-failing'
-    | 'copy-damaged';
+    | 'copy-damaged'
+    | 'fields-restored';
   detail?: string;
 }
 

@@ -9,6 +9,7 @@
 // keeping. A kind of data declares only its key, its shape (empty, recover, version, upgrade)
 // and how two versions merge (src/notes/ is the example).
 import { onFlush } from './flush';
+import { takesLegacyKeys, writeReplacing } from './legacy-storage';
 import { persistWithoutPrompt } from './persistence';
 import { area, load, loadText, parse, save } from './storage';
 import { createStore, type Store } from '../store';
@@ -26,8 +27,10 @@ export interface DeviceDocumentOptions<Doc extends object> {
   key: string;
   /**
    * Keys an earlier version of the app kept this document under (before keys carried the base:
-   * `LEGACY_KEY_PREFIX + what`). Read and merged in, never written: at start, and whenever a tab
-   * still running that version saves (its `storage` event), so nothing it keeps writing is lost.
+   * `LEGACY_KEY_PREFIX + what`). Only in the app that takes the old keys (legacy-storage.ts
+   * takesLegacyKeys): what one holds is merged in, saved under `key`, and the old key removed, at
+   * start and whenever a tab still running that version saves it again (its `storage` event), so
+   * nothing it keeps writing is lost and nothing is kept twice. Every other app never reads them.
    */
   legacyKeys?: string[];
   /** The document before anything was read: what the prerendered HTML and hydration show. */
@@ -149,6 +152,10 @@ export function createDeviceDocument<Doc extends object>(options: DeviceDocument
   let replaceable: string | null = null;
   /** The stored text this tab read or wrote last, as read. */
   let lastRead: StoredRead<Doc> | undefined;
+  /** Whether this app takes the old keys of its document (decided at start). */
+  let takesLegacy = false;
+  /** Old keys whose content is merged into `doc`: removed once the next write has stored it. */
+  const legacyMerged = new Set<string>();
 
   const stored = (value: Doc) => ({ v: version, ...toJSON(value) });
   const sameDoc = (a: Doc, b: Doc) => JSON.stringify(toJSON(a)) === JSON.stringify(toJSON(b));
@@ -225,8 +232,10 @@ export function createDeviceDocument<Doc extends object>(options: DeviceDocument
     }
     const merged = merge(next, found.doc);
     const text = JSON.stringify(stored(merged));
-    const problem = save(key, text, storage);
+    // What old keys held is in `merged`: they go once it is stored (first, if both do not fit).
+    const problem = storage && legacyMerged.size > 0 ? writeReplacing(storage, key, text, [...legacyMerged]) : save(key, text, storage);
     if (problem) return { problem: problem === 'full' ? 'full' : 'unavailable' };
+    legacyMerged.clear();
     lastRead = { raw: text, doc: merged, lost: false, older: false, newer: false };
     return { doc: merged };
   }
@@ -272,11 +281,13 @@ export function createDeviceDocument<Doc extends object>(options: DeviceDocument
   }
 
   /**
-   * Another tab saved (under our key, or under a legacy key if it runs an earlier version): merge
-   * its version in, and store the merge if theirs lacks something of ours or is of an older format.
+   * Another tab saved (under our key, or under a legacy key if it runs an earlier version and this
+   * app takes the old keys): merge its version in, and store the merge if theirs lacks something of
+   * ours or is of an older format (or came under a legacy key, which the write then removes).
    */
   function onStorage(event: StorageEvent): void {
-    if (outdated || !event.newValue || !(event.key === key || legacyKeys.includes(event.key ?? ''))) return;
+    const isLegacy = takesLegacy && legacyKeys.includes(event.key ?? '');
+    if (outdated || !event.newValue || !(event.key === key || isLegacy)) return;
     let value: unknown;
     try {
       value = JSON.parse(event.newValue);
@@ -289,26 +300,32 @@ export function createDeviceDocument<Doc extends object>(options: DeviceDocument
       becomeOutdated();
       return;
     }
-    const before = doc;
     const merged = merge(doc, theirs.doc);
     show(merged);
-    // A legacy key is never written: what it brought is saved under ours.
-    if (event.key !== key) {
-      if (!sameDoc(merged, before)) saveSoon();
+    // A legacy key is never written: what it brought is saved under ours, and it is removed.
+    if (isLegacy) {
+      legacyMerged.add(event.key as string);
+      saveSoon();
       return;
     }
     // It converges: merging again gives the same, so the other tab stores nothing back.
     if (theirs.older || !sameDoc(merged, theirs.doc)) saveSoon();
   }
 
-  /** `found` merged with what each legacy key holds (unreadable or newer legacy text is left out: it is never written over). */
+  /**
+   * `found` merged with what each legacy key holds, when this app takes the old keys; each merged
+   * key is removed by the next write (unreadable or newer legacy text is left as it is).
+   */
   function mergeLegacy(found: Doc): Doc {
     let merged = found;
+    if (!takesLegacy) return merged;
     for (const legacyKey of legacyKeys) {
       const { raw, value, problem } = load(legacyKey, storage);
       if (raw === null || problem) continue;
       const legacy = read(raw, { value, unreadable: false });
-      if (!legacy.newer) merged = merge(merged, legacy.doc);
+      if (legacy.newer) continue;
+      merged = merge(merged, legacy.doc);
+      legacyMerged.add(legacyKey);
     }
     return merged;
   }
@@ -324,6 +341,8 @@ export function createDeviceDocument<Doc extends object>(options: DeviceDocument
     dirty = false;
     outdated = false;
     replaceable = null;
+    legacyMerged.clear();
+    takesLegacy = legacyKeys.length > 0 && takesLegacyKeys(storage);
     const { raw, value, problem } = load(key, storage);
     const found = read(raw, { value, unreadable: problem === 'corrupt' });
     lastRead = found;
@@ -332,9 +351,9 @@ export function createDeviceDocument<Doc extends object>(options: DeviceDocument
     doc = outdated ? empty : initial(withLegacy);
     state.set({ doc, outdated, loaded: true, problem: problem === 'unavailable' ? problem : undefined });
     // Unreadable data is copied aside and what was recovered saved at once, before any edit;
-    // data of an older format is saved in this one, so it is upgraded only once; what only a
-    // legacy key held is saved under ours.
-    if (!outdated && (found.lost || found.older || !sameDoc(withLegacy, found.doc))) {
+    // data of an older format is saved in this one, so it is upgraded only once; what a legacy
+    // key held is saved under ours, and the legacy key removed.
+    if (!outdated && (found.lost || found.older || legacyMerged.size > 0)) {
       dirty = true;
       flush();
     }

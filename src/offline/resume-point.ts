@@ -1,7 +1,9 @@
 // Where the person was, kept across a reload the app makes itself (reconnect, "Reload to update",
-// the kill switch), so the new page puts them back: the same URL, the same scroll, the same field
-// with the same caret. Kept in sessionStorage: it survives a reload of this tab and nothing else.
+// the kill switch), so the new page puts them back: the same URL, the same scroll, what they had
+// typed or chosen in the screen's fields (src/offline/form-state.ts), the same field with the same
+// caret. Kept in sessionStorage: it survives a reload of this tab and nothing else.
 import { storageKey } from '../app-name';
+import { changedFields, fieldRestorer, readSavedFields, type SavedField } from './form-state';
 import { area, load, save } from './storage';
 
 /** sessionStorage key of the resume point. */
@@ -36,6 +38,8 @@ export interface ResumePoint {
   scrollX: number;
   scrollY: number;
   focus: FocusPoint | null;
+  /** The fields the person changed that differ from what the page showed before. */
+  fields: SavedField[];
   /** When it was saved (ms since epoch). */
   at: number;
 }
@@ -91,9 +95,10 @@ export function saveResumePoint(): void {
     scrollX: window.scrollX,
     scrollY: window.scrollY,
     focus: element ? focusPointOf(element) : null,
+    fields: changedFields(),
     at: Date.now(),
   };
-  // A failed write (storage full or off) loses the place, not the text: the text is saved apart.
+  // A failed write (storage full or off) loses the place and the fields' copy; what the app saves itself is saved apart.
   save(RESUME_KEY, point, area('sessionStorage'));
 }
 
@@ -106,7 +111,7 @@ function takeResumePoint(): ResumePoint | null {
   const point = value as ResumePoint;
   if (typeof point.at !== 'number' || Date.now() - point.at > RESUME_MAX_AGE_MS) return null;
   if (point.url !== location.href) return null;
-  return point;
+  return { ...point, fields: readSavedFields(point.fields) };
 }
 
 /** Puts the focus, caret and the field's own scroll back. */
@@ -121,46 +126,58 @@ function restoreFocus(element: HTMLElement, focus: FocusPoint): void {
 }
 
 /**
- * After a reload the app made: once the saved field is in the page (the screen rendered with its
- * data) and the page is tall enough for the saved scroll, restores the scroll and the focus, once.
- * Restores nothing if the person acted first (a click, a key, a wheel or touch), so no focus they
- * moved is stolen, and nothing if that place never appears (a field that no longer exists).
+ * After a reload the app made, once the first render is in the page: puts the saved fields back as
+ * their controls appear (src/offline/form-state.ts says which), and, once the saved field is there
+ * and the page is tall enough for the saved scroll, the scroll and the focus, once. The focus and
+ * scroll are left alone if the person acted first (a click, a key, a wheel or touch), so no focus
+ * they moved is stolen; the fields are still restored, except one the person already typed into.
+ * What never appears within a few seconds is not restored (a field that no longer exists).
  * Returns a stop function.
  */
 export function resumeAfterReload(): () => void {
   const point = takeResumePoint();
   if (!point) return () => {};
-  let observer: MutationObserver | undefined;
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const personActed = () => stop();
-  const stop = () => {
-    observer?.disconnect();
-    clearTimeout(timer);
+  const fields = fieldRestorer(point.fields);
+  let placePending = true;
+  const stopWaitingForAction = () => {
     for (const type of ACTIONS) removeEventListener(type, personActed, true);
   };
-  const ready = () => {
+  const stop = () => {
+    observer.disconnect();
+    clearTimeout(timer);
+    stopWaitingForAction();
+    fields.finish();
+  };
+  const personActed = () => {
+    placePending = false;
+    stopWaitingForAction();
+    if (fields.pending === 0) stop();
+  };
+  const placeReady = () => {
     const field = point.focus ? document.getElementById(point.focus.id) : null;
     if (point.focus && !field) return false;
     // The most the window can scroll: the page's height less the viewport's (without scrollbars).
     const root = document.documentElement;
     return root.scrollHeight - root.clientHeight >= point.scrollY;
   };
-  const restore = () => {
-    stop();
+  const restorePlace = () => {
+    placePending = false;
+    stopWaitingForAction();
     const field = point.focus ? document.getElementById(point.focus.id) : null;
     if (field && point.focus) restoreFocus(field, point.focus);
     window.scrollTo(point.scrollX, point.scrollY);
   };
-  for (const type of ACTIONS) addEventListener(type, personActed, true);
-  if (ready()) {
-    restore();
-    return stop;
-  }
+  // Each time the page changes: the fields first, so the caret is set in the restored text.
+  const restoreShown = () => {
+    fields.restoreShown();
+    if (placePending && placeReady()) restorePlace();
+    if (!placePending && fields.pending === 0) stop();
+  };
   // The screen renders its data after hydration: watch the page until it is there.
-  observer = new MutationObserver(() => {
-    if (ready()) restore();
-  });
+  const observer = new MutationObserver(restoreShown);
+  const timer = setTimeout(stop, WAIT_FOR_CONTENT_MS);
+  for (const type of ACTIONS) addEventListener(type, personActed, true);
   observer.observe(document.body, { childList: true, subtree: true, characterData: true });
-  timer = setTimeout(stop, WAIT_FOR_CONTENT_MS);
+  restoreShown();
   return stop;
 }

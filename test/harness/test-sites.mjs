@@ -1,8 +1,10 @@
 // The built sites the end-to-end tests run against, made once per `npm test` run by runner.mjs
 // (not once per test file): for each build (React, Preact) this checkout (`v1`), a new version of
 // it (`v2`), its kill switch (`kill`), the same app under another package name (`renamed`), this
-// checkout built for the sub-paths /my-app/ (`base`) and /other-app/ (`base2`), and the last
-// released version, at the root and under /my-app/ (`released`, `released-base`), to update from.
+// checkout built for the sub-paths /my-app/ (`base`) and /other-app/ (`base2`), the last
+// released version, at the root and under /my-app/ (`released`, `released-base`), to update from,
+// and this checkout with a builder's screens added (test/fixtures/screens/), with its new version
+// and its kill switch (`form`, `form-v2`, `form-kill`).
 // Also the one list of what a copy of the project needs to build, for tests that break a copy.
 import { spawnSync } from 'node:child_process';
 import {
@@ -24,7 +26,7 @@ import { fileURLToPath } from 'node:url';
 import { runInGroup } from './process-group.mjs';
 
 /** @typedef {'react' | 'preact'} BuildName */
-/** @typedef {'v1' | 'v2' | 'kill' | 'renamed' | 'base' | 'base2' | 'released' | 'released-base'} Variant */
+/** @typedef {'v1' | 'v2' | 'kill' | 'renamed' | 'base' | 'base2' | 'released' | 'released-base' | 'form' | 'form-v2' | 'form-kill'} Variant */
 
 /**
  * The two builds every browser-facing test runs against.
@@ -39,7 +41,7 @@ export const BUILDS = [
  * The versions of each build: this checkout, a new version of it, its kill switch, another name.
  * @type {readonly Variant[]}
  */
-export const VARIANTS = ['v1', 'v2', 'kill', 'renamed', 'base', 'base2', 'released', 'released-base'];
+export const VARIANTS = ['v1', 'v2', 'kill', 'renamed', 'base', 'base2', 'released', 'released-base', 'form', 'form-v2', 'form-kill'];
 
 /** The sub-path the `base` and `released-base` variants are built for. */
 export const TEST_BASE = '/my-app/';
@@ -178,6 +180,16 @@ function makeV2(dir) {
 }
 
 /**
+ * The app as a builder grows it: every screen of test/fixtures/screens/ added to the copy's screens
+ * (test sites only: the fixtures are never shipped).
+ * @param {string} root
+ * @param {string} dir
+ */
+function addFixtureScreens(root, dir) {
+  cpSync(path.join(root, 'test/fixtures/screens'), path.join(dir, 'src/ui/screens'), { recursive: true });
+}
+
+/**
  * The same app deployed under another package name, for tests of what the name controls.
  * @param {string} dir
  */
@@ -238,7 +250,14 @@ export async function buildTestSites(root, out, { parallel = Math.min(2, os.avai
       renamed: copySources(root, path.join(copies, 'renamed')),
       released: releasedSources(root, path.join(copies, 'released')),
       'released-base': '',
+      form: copySources(root, path.join(copies, 'form')),
+      'form-v2': copySources(root, path.join(copies, 'form-v2')),
+      'form-kill': '',
     };
+    checkouts['form-kill'] = checkouts.form;
+    addFixtureScreens(root, checkouts.form);
+    addFixtureScreens(root, checkouts['form-v2']);
+    makeV2(checkouts['form-v2']);
     checkouts['released-base'] = checkouts.released;
     makeV2(checkouts.v2);
     makeRenamed(checkouts.renamed);
@@ -253,12 +272,12 @@ export async function buildTestSites(root, out, { parallel = Math.min(2, os.avai
         sites[name][variant] = dir;
         const flags = [
           ...(preact ? ['--preact'] : []),
-          ...(variant === 'kill' ? ['--kill-switch'] : []),
+          ...(variant === 'kill' || variant === 'form-kill' ? ['--kill-switch'] : []),
           ...(variant === 'base' || variant === 'released-base' ? ['--base', TEST_BASE] : []),
           ...(variant === 'base2' ? ['--base', SECOND_BASE] : []),
         ];
         // The released version is what a host served before an update: built with v1, before the deploys.
-        jobs[variant === 'v1' || variant.startsWith('released') ? 'v1' : 'deploys'].push(() =>
+        jobs[variant === 'v1' || variant === 'form' || variant.startsWith('released') ? 'v1' : 'deploys'].push(() =>
           build(checkouts[variant], ['--out', dir, ...flags]),
         );
       }

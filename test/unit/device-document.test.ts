@@ -4,7 +4,9 @@
 // format versions: device-document-versions.test.ts).
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { LEGACY_KEY_PREFIX } from '../../src/app-name';
 import { createDeviceDocument, nextTime } from '../../src/offline/device-document';
+import { TAKEN_BY_KEY } from '../../src/offline/legacy-storage';
 import { flushAll } from '../../src/offline/flush';
 import { domPerTest, tinyStorage } from './dom';
 import { present } from '../present';
@@ -197,28 +199,49 @@ test('two kinds of stored data side by side: each its own key, saves and events'
   stopCounter();
 });
 
-test('what an earlier version kept under a legacy key is merged in at start and saved under ours; the legacy key is never written', async () => {
+test('an app that takes the old keys merges a legacy key in at start, saves it under ours and removes it; again when an old tab writes it', async () => {
+  const legacyKey = `${LEGACY_KEY_PREFIX}theme`;
   const legacy = createDeviceDocument<Theme>({
     key: THEME_KEY,
-    legacyKeys: ['test-app-legacy:theme'],
+    legacyKeys: [legacyKey],
     empty: EMPTY,
     recover: recoverTheme,
     merge: mergeTheme,
     version: 2,
   });
-  const legacyText = JSON.stringify({ v: 1, theme: 'dark', at: 5 });
-  localStorage.setItem('test-app-legacy:theme', legacyText);
+  localStorage.setItem(legacyKey, JSON.stringify({ v: 1, theme: 'dark', at: 5 }));
   env.stop = legacy.start();
   assert.is(legacy.getSnapshot().doc.theme, 'dark', "the earlier version's choice is shown");
   assert.equal(stored(), { v: 2, theme: 'dark', at: 5 }, 'and saved under our key at once');
-  // A tab still running the earlier version chooses again: its save reaches this tab.
+  assert.is(localStorage.getItem(legacyKey), null, 'the legacy key is removed: nothing kept twice');
+  // A tab still running the earlier version chooses again: its save reaches this tab, then moves too.
   const later = JSON.stringify({ v: 1, theme: 'light', at: 9 });
-  localStorage.setItem('test-app-legacy:theme', later);
-  env.dom.win.dispatchEvent(new env.dom.win.StorageEvent('storage', { key: 'test-app-legacy:theme', newValue: later }));
+  localStorage.setItem(legacyKey, later);
+  env.dom.win.dispatchEvent(new env.dom.win.StorageEvent('storage', { key: legacyKey, newValue: later }));
   assert.is(legacy.getSnapshot().doc.theme, 'light');
   await env.dom.tick(1000);
   assert.equal(stored(), { v: 2, theme: 'light', at: 9 }, 'saved under our key after the usual save delay');
-  assert.is(localStorage.getItem('test-app-legacy:theme'), later, 'the legacy key is only read');
+  assert.is(localStorage.getItem(legacyKey), null);
+});
+
+test('an app at another base than the one that took the old keys never reads them', () => {
+  const legacyKey = `${LEGACY_KEY_PREFIX}theme`;
+  const legacy = createDeviceDocument<Theme>({
+    key: THEME_KEY,
+    legacyKeys: [legacyKey],
+    empty: EMPTY,
+    recover: recoverTheme,
+    merge: mergeTheme,
+    version: 2,
+  });
+  localStorage.setItem(TAKEN_BY_KEY, 'test-app@/elsewhere/');
+  const theirs = JSON.stringify({ v: 1, theme: 'dark', at: 5 });
+  localStorage.setItem(legacyKey, theirs);
+  env.stop = legacy.start();
+  assert.is(legacy.getSnapshot().doc.theme, 'system');
+  env.dom.win.dispatchEvent(new env.dom.win.StorageEvent('storage', { key: legacyKey, newValue: theirs }));
+  assert.is(legacy.getSnapshot().doc.theme, 'system', 'nor when a tab writes them');
+  assert.is(localStorage.getItem(legacyKey), theirs);
 });
 
 test.run();

@@ -182,6 +182,11 @@ export function tinyStorage(room: number): Storage {
           room -= v.length - used;
           target.setItem(k, v);
         };
+      if (key === 'removeItem')
+        return (k: string) => {
+          room += (target.getItem(k) ?? '').length;
+          target.removeItem(k);
+        };
       const v = Reflect.get(target, key);
       return typeof v === 'function' ? v.bind(target) : v;
     },

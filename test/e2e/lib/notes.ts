@@ -31,6 +31,22 @@ export const seedNotes = (page: RunsInPage, texts: string[]): Promise<void> =>
     [NOTES_KEY, texts] as const,
   );
 
+/**
+ * Stores `count` notes of `length` Chinese characters each under `key`, made in the page (megabytes
+ * never cross the driver), as the app saves them; resolves to the characters stored under the key.
+ */
+export const seedLongNotes = (page: RunsInPage, count: number, length: number, key = NOTES_KEY): Promise<number> =>
+  page.evaluate(
+    ([notesKey, noteCount, noteLength]) => {
+      const text = (index: number) => `${index + 1} `.concat('离线笔记保存在设备上'.repeat(noteLength / 10)).slice(0, noteLength);
+      const notes = Array.from({ length: noteCount }, (_, index) => ({ id: `n${index + 1}`, text: text(index), at: index + 1 }));
+      const stored = JSON.stringify({ v: 1, notes, gone: {} });
+      localStorage.setItem(notesKey, stored);
+      return stored.length;
+    },
+    [key, count, length] as const,
+  );
+
 /** The first note's text, or null before the Notes screen rendered it. */
 export const firstNoteText = (page: RunsInPage): Promise<string | null> =>
   page.evaluate(() => document.querySelector<HTMLTextAreaElement>('.notes textarea')?.value ?? null, null);

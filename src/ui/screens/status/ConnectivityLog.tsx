@@ -9,6 +9,7 @@ const LOG_LABELS: Partial<Record<LogEntry['kind'], string>> = {
   'install-failed': 'install failed',
   'storage-failing': "this browser's storage is failing",
   'copy-damaged': 'offline copy damaged',
+  'fields-restored': 'fields after the reload',
 };
 
 /** The log of offline/online/probe/reload events, newest first. */

@@ -1,0 +1,300 @@
+// What the person typed or chose in a screen's form controls, kept across a reload the app makes
+// (src/offline/resume-point.ts carries it). Browsers restore form fields after a reload only for
+// server-rendered forms; a field that React or Preact renders or controls after hydration starts
+// empty, so a builder's `useState` form would lose everything typed. Framework-free: it watches the
+// person's own input events, and puts values back through the native setters and the events
+// frameworks listen to, so a controlled component's state follows.
+
+import { logTransition } from './connectivity';
+
+/** A builder marks a field (or any element around fields) with this attribute: its contents are never kept. */
+export const NO_RESTORE_ATTRIBUTE = 'data-no-restore';
+
+/** Secrets that never go to storage, by the autocomplete tokens that name them (HTML's autofill field names). */
+const SECRET_AUTOCOMPLETE = new Set(['current-password', 'new-password', 'one-time-code', 'cc-number', 'cc-csc']);
+
+/** Input types that hold a secret, a file or no state of the person's. */
+const NOT_KEPT_INPUT_TYPES = new Set(['password', 'file', 'hidden', 'submit', 'reset', 'button', 'image']);
+
+/** The controls this module reads and restores. */
+const CONTROLS = 'input, textarea, select, [contenteditable]:not([contenteditable="false"])';
+
+/** A control's state: text (fields, editable regions), on or off (checkboxes, radio buttons), the chosen options' values (selects). */
+export type FieldState = string | boolean | string[];
+
+/** One changed control, as kept for the next page. */
+export interface SavedField {
+  /** How the control is found again: its kind and its id, name, or label text, with a position where those repeat. */
+  key: string;
+  /** What the control showed before the person changed it; null when that was not seen (a change with no focus first). */
+  before: FieldState | null;
+  /** What it held when the page went away. */
+  value: FieldState;
+}
+
+/** What came of the saved fields after a reload. */
+export interface RestoreOutcome {
+  /** Put back by this module. */
+  restored: number;
+  /** Already showing the saved value (the app restored it itself). */
+  held: number;
+  /** Showing something else than before the change (the app's own newer value, or the person's): left alone. */
+  kept: number;
+  /** Not on the screen (the screen changed in an update). */
+  missing: number;
+}
+
+type Control = HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement | HTMLElement;
+
+const isInput = (element: Element): element is HTMLInputElement => element.localName === 'input';
+const isTextArea = (element: Element): element is HTMLTextAreaElement => element.localName === 'textarea';
+const isSelect = (element: Element): element is HTMLSelectElement => element.localName === 'select';
+const isToggle = (element: Element): element is HTMLInputElement =>
+  isInput(element) && (element.type === 'checkbox' || element.type === 'radio');
+
+/** A control whose state may be kept: a form control or the root of an editable region, neither a secret nor marked by the builder. */
+function isKeepable(element: Element | null): element is Control {
+  if (!element?.matches(CONTROLS)) return false;
+  // The root of an editable region only: its inner elements are part of its text.
+  if (
+    !isInput(element) &&
+    !isTextArea(element) &&
+    !isSelect(element) &&
+    element.parentElement?.closest('[contenteditable]:not([contenteditable="false"])')
+  )
+    return false;
+  if (element.closest(`[${NO_RESTORE_ATTRIBUTE}]`)) return false;
+  const autocomplete = (element.getAttribute('autocomplete') ?? '').toLowerCase().split(/\s+/);
+  if (autocomplete.some((token) => SECRET_AUTOCOMPLETE.has(token))) return false;
+  return !isInput(element) || !NOT_KEPT_INPUT_TYPES.has(element.type);
+}
+
+/** The state a control shows now. */
+function stateOf(control: Control): FieldState {
+  if (isToggle(control)) return control.checked;
+  if (isSelect(control)) return Array.from(control.options, (option) => (option.selected ? option.value : null)).filter((v) => v !== null);
+  if (isInput(control) || isTextArea(control)) return control.value;
+  return control.textContent ?? '';
+}
+
+/** The state the markup gave the control (its default): what it shows when nothing was changed. */
+function defaultStateOf(control: Control): FieldState {
+  if (isToggle(control)) return control.defaultChecked;
+  if (isSelect(control)) {
+    const chosen = Array.from(control.options, (option) => (option.defaultSelected ? option.value : null)).filter((v) => v !== null);
+    // A single select with no `selected` option shows its first.
+    return chosen.length > 0 || control.multiple || control.options.length === 0 ? chosen : [control.options[0].value];
+  }
+  if (isInput(control) || isTextArea(control)) return control.defaultValue;
+  return '';
+}
+
+const sameState = (a: FieldState, b: FieldState): boolean =>
+  Array.isArray(a) && Array.isArray(b) ? a.length === b.length && a.every((value, index) => value === b[index]) : a === b;
+
+/** A label's own text: the label's words, without the text of a select or textarea inside it. */
+function ownText(element: Element): string {
+  let text = '';
+  for (const node of Array.from(element.childNodes)) {
+    if (node.nodeType === 3) text += node.textContent;
+    else if (node.nodeType === 1 && !(node as Element).matches('select, textarea')) text += ownText(node as Element);
+  }
+  return text;
+}
+
+/** The text that names a control: aria-label, aria-labelledby, or its first <label>. */
+function labelOf(control: Control): string {
+  const ids = control.getAttribute('aria-labelledby')?.split(/\s+/) ?? [];
+  const labelledBy = ids.map((id) => document.getElementById(id)?.textContent ?? '').join(' ');
+  const label = 'labels' in control && control.labels?.[0] ? ownText(control.labels[0]) : '';
+  return (control.getAttribute('aria-label') || labelledBy || label).replace(/\s+/g, ' ').trim();
+}
+
+/** The kind part of a key: a field found again by id or name must still be the same kind of control. */
+const kindOf = (control: Control): string => (isInput(control) ? `input[${control.type}]` : control.localName);
+
+/**
+ * The keys of every keepable control on the page, in document order: its id; else its name (a
+ * radio button's with its value); else its label's text; else its place among the controls. A
+ * name or label shared by several controls gets the control's place among them (`#2`).
+ */
+function keyedControls(): Map<string, Control> {
+  const controls = Array.from(document.querySelectorAll(CONTROLS)).filter(isKeepable);
+  const identities = controls.map((control, index) => {
+    if (control.id) return `id=${control.id}`;
+    const name = control.getAttribute('name');
+    if (name) return `name=${name}${isInput(control) && control.type === 'radio' ? `=${control.value}` : ''}`;
+    const label = labelOf(control);
+    return label ? `label=${label}` : `place=${index}`;
+  });
+  const seen = new Map<string, number>();
+  const keyed = new Map<string, Control>();
+  controls.forEach((control, index) => {
+    const identity = `${kindOf(control)} ${identities[index]}`;
+    const repeat = seen.get(identity) ?? 0;
+    seen.set(identity, repeat + 1);
+    keyed.set(repeat === 0 ? identity : `${identity} #${repeat + 1}`, control);
+  });
+  return keyed;
+}
+
+// The controls the person changed on this page, each with what it showed before the first change.
+const changed = new Map<Control, FieldState | null>();
+// What controls showed when the person came to them (focus, pointer, the edit about to happen).
+const beforeChange = new WeakMap<Element, FieldState>();
+
+const onApproach = (event: Event) => {
+  const target = event.target as Element | null;
+  if (isKeepable(target) && !isToggle(target) && !beforeChange.has(target) && !changed.has(target))
+    beforeChange.set(target, stateOf(target));
+};
+
+// True while this module puts a value back: its own events are no change of the person's.
+let restoring = false;
+
+const onChange = (event: Event) => {
+  const target = event.target as Element | null;
+  // Untrusted events count too: a password manager or an autofill script fills fields with them.
+  if (restoring || !isKeepable(target) || changed.has(target)) return;
+  // A checkbox's change toggled it; a radio button's change checked it.
+  const toggledFrom = isToggle(target) ? target.type === 'checkbox' && !target.checked : null;
+  changed.set(target, toggledFrom ?? beforeChange.get(target) ?? null);
+};
+
+const APPROACHES = ['focusin', 'pointerdown', 'beforeinput'] as const;
+const CHANGES = ['input', 'change'] as const;
+
+/** Starts noting which controls the person changes (and what they showed before); returns a stop function. */
+export function startFieldMemory(): () => void {
+  for (const type of APPROACHES) addEventListener(type, onApproach, true);
+  for (const type of CHANGES) addEventListener(type, onChange, true);
+  return () => {
+    for (const type of APPROACHES) removeEventListener(type, onApproach, true);
+    for (const type of CHANGES) removeEventListener(type, onChange, true);
+    changed.clear();
+  };
+}
+
+/** The controls on the screen that the person changed and that now differ from what they showed before, with their keys. */
+export function changedFields(): SavedField[] {
+  const fields: SavedField[] = [];
+  for (const [key, control] of keyedControls()) {
+    if (!changed.has(control)) continue;
+    const before = changed.get(control) ?? null;
+    const value = stateOf(control);
+    if (before !== null && sameState(before, value)) continue;
+    fields.push({ key, before, value });
+  }
+  return fields;
+}
+
+const isState = (value: unknown): value is FieldState =>
+  typeof value === 'string' || typeof value === 'boolean' || (Array.isArray(value) && value.every((item) => typeof item === 'string'));
+
+/** The well-formed saved fields of whatever was stored; anything else is dropped. */
+export function readSavedFields(stored: unknown): SavedField[] {
+  if (!Array.isArray(stored)) return [];
+  return stored.filter(
+    (field): field is SavedField =>
+      typeof field?.key === 'string' && isState(field.value) && (field.before === null || isState(field.before)),
+  );
+}
+
+/** Sets a text control's value through the element's own (native) setter: React keeps a copy of the value on the element and would see no change otherwise. */
+function setNativeValue(control: HTMLInputElement | HTMLTextAreaElement, value: string): void {
+  for (let proto = Object.getPrototypeOf(control); proto; proto = Object.getPrototypeOf(proto)) {
+    const setter = Object.getOwnPropertyDescriptor(proto, 'value')?.set;
+    if (setter) {
+      setter.call(control, value);
+      return;
+    }
+  }
+}
+
+/** Announces a new value the way the browser does for the person's edits: React and Preact listen to these. */
+function dispatchEdit(control: Control): void {
+  control.dispatchEvent(new Event('input', { bubbles: true }));
+  control.dispatchEvent(new Event('change', { bubbles: true }));
+}
+
+/** Puts `value` into the control so that a framework's state for it follows. */
+function applyState(control: Control, value: FieldState): void {
+  restoring = true;
+  try {
+    applyStateNow(control, value);
+  } finally {
+    restoring = false;
+  }
+}
+
+function applyStateNow(control: Control, value: FieldState): void {
+  if (isToggle(control)) {
+    // A click is what the frameworks listen to for these (React's onChange of a checkbox is its click).
+    if (control.checked !== value) control.click();
+    return;
+  }
+  if (isSelect(control) && Array.isArray(value)) {
+    for (const option of Array.from(control.options)) option.selected = value.includes(option.value);
+  } else if ((isInput(control) || isTextArea(control)) && typeof value === 'string') {
+    setNativeValue(control, value);
+  } else if (typeof value === 'string') {
+    control.textContent = value;
+  }
+  dispatchEdit(control);
+}
+
+/**
+ * Restores saved fields into a page as its controls appear. A control gets its saved value only
+ * while it shows what it showed before the person's change (or its default, when that was not
+ * seen): one that shows anything else holds the app's own value (its own saving wins) or what the
+ * person typed since, and is left alone. Call restoreShown() each time the page changes, finish() once.
+ */
+export function fieldRestorer(saved: readonly SavedField[]) {
+  const pending = new Map(saved.map((field) => [field.key, field]));
+  const outcome: RestoreOutcome = { restored: 0, held: 0, kept: 0, missing: 0 };
+  let finished = false;
+  return {
+    /** Saved fields still waiting for their control. */
+    get pending(): number {
+      return pending.size;
+    },
+    /** Restores each saved field whose control is now on the screen. */
+    restoreShown(): void {
+      if (pending.size === 0) return;
+      for (const [key, control] of keyedControls()) {
+        const field = pending.get(key);
+        if (!field) continue;
+        pending.delete(key);
+        const now = stateOf(control);
+        if (!sameState(now, field.value) && !sameState(now, field.before ?? defaultStateOf(control))) {
+          outcome.kept++;
+          continue;
+        }
+        if (sameState(now, field.value)) outcome.held++;
+        else {
+          applyState(control, field.value);
+          outcome.restored++;
+        }
+        // Still the person's change: kept again if another reload comes before the app saves it.
+        changed.set(control, field.before);
+      }
+    },
+    /** Stops waiting: fields not seen by now are missing; logs the outcome when this module had anything to do. */
+    finish(): RestoreOutcome {
+      if (finished) return outcome;
+      finished = true;
+      outcome.missing += pending.size;
+      pending.clear();
+      if (outcome.restored + outcome.kept + outcome.missing > 0) logTransition('fields-restored', describeOutcome(outcome));
+      return outcome;
+    },
+  };
+}
+
+/** "3 of 4 came back, 1 not on the screen": the log line's detail. */
+export function describeOutcome({ restored, held, kept, missing }: RestoreOutcome): string {
+  const parts = [`${restored + held} of ${restored + held + kept + missing} came back`];
+  if (missing) parts.push(`${missing} not on the screen`);
+  if (kept) parts.push(`${kept} left as the page shows ${kept === 1 ? 'it' : 'them'}`);
+  return parts.join(', ');
+}

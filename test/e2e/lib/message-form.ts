@@ -1,0 +1,46 @@
+// The builder's message form (test/fixtures/screens/message.tsx, in the test sites' `form`
+// variants) as the tests read it, the same way in every engine (a Playwright Page or a Tab of
+// lib/driver.ts): what each control shows, and what the component's own state holds.
+import type { RunsInPage } from './driver';
+
+/** Where the fixture screen is (its file name is its URL). */
+export const MESSAGE_PATH = '/message/';
+
+/** What the form's controls show, and the line the component draws from its state. */
+export interface MessageForm {
+  to: string;
+  text: string;
+  priority: string;
+  urgent: boolean;
+  password: string;
+  /** "In this screen's state: to …; message …; …": what the component holds, not only what the DOM shows. */
+  state: string;
+}
+
+/** The form as the page shows it now, or null before the screen rendered it. */
+export const messageForm = (page: RunsInPage): Promise<MessageForm | null> =>
+  page.evaluate(() => {
+    const field = (selector: string) => document.querySelector<HTMLInputElement & HTMLSelectElement>(selector);
+    const to = field('#message-to');
+    const text = field('#message-text');
+    const priority = field('select[name="priority"]');
+    const urgent = field('.message input[type="checkbox"]');
+    const password = field('#message-password');
+    const state = document.querySelector('.message-state');
+    if (!to || !text || !priority || !urgent || !password || !state) return null;
+    return {
+      to: to.value,
+      text: text.value,
+      priority: priority.value,
+      urgent: urgent.checked,
+      password: password.value,
+      state: (state.textContent ?? '').replace(/\s+/g, ' ').trim(),
+    };
+  }, null);
+
+/** The state line the component draws for these values (test/fixtures/screens/message.tsx). */
+export const stateLine = ({ to, text, priority, urgent, password }: Omit<MessageForm, 'state'>): string =>
+  `In this screen's state: to ${to}; message ${text}; priority ${priority}; urgent ${urgent ? 'yes' : 'no'}; password ${password.length} characters`.replace(
+    /\s+/g,
+    ' ',
+  );

@@ -1,0 +1,206 @@
+// The fields of a screen kept across a reload the app makes (src/offline/form-state.ts, carried by
+// the resume point): which controls are kept (changed by the person, no secrets, not opted out),
+// how they are found again (id, name, label, place), that a framework hears of each restored value
+// (its events), that the app's own value wins, and what the log says. Real browsers with React and
+// Preact controlled components: test/e2e/resume-fields.test.ts.
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { LOG_KEY } from '../../src/offline/connectivity';
+import { changedFields, NO_RESTORE_ATTRIBUTE, readSavedFields, startFieldMemory } from '../../src/offline/form-state';
+import { resumeAfterReload, saveResumePoint } from '../../src/offline/resume-point';
+import { domPerTest } from './dom';
+
+const test = suite('form state');
+const each = domPerTest(test);
+
+/** A builder's form: one control found by id, by name, by label and by place, and the secrets. */
+const FORM = `
+  <label for="to">To</label><input id="to" type="text">
+  <textarea name="body"></textarea>
+  <label>Priority <select><option value="low">Low</option><option value="normal" selected>Normal</option><option value="high">High</option></select></label>
+  <label><input type="checkbox"> Urgent</label>
+  <div contenteditable="true"></div>
+  <label for="pw">Password</label><input id="pw" type="password">
+  <input id="code" type="text" autocomplete="one-time-code">
+  <input id="secret-note" type="text" ${NO_RESTORE_ATTRIBUTE}>
+  <input id="file" type="file">`;
+
+const page = () => each.dom.win.document;
+const control = <T = HTMLInputElement>(selector: string) => page().querySelector(selector) as unknown as T;
+const render = () => {
+  page().body.innerHTML = FORM;
+};
+
+/** What a person's edit does: the focus, the new state, the events the browser fires. */
+function edit(selector: string, change: (element: HTMLInputElement & HTMLSelectElement) => void): void {
+  const element = control<HTMLInputElement & HTMLSelectElement>(selector);
+  element.focus();
+  change(element);
+  element.dispatchEvent(new Event('input', { bubbles: true }));
+  element.dispatchEvent(new Event('change', { bubbles: true }));
+}
+
+/** Fills every control of FORM. */
+function fillEverything(): void {
+  edit('#to', (e) => {
+    e.value = 'ada@example.org';
+  });
+  edit('textarea', (e) => {
+    e.value = 'hello';
+  });
+  edit('select', (e) => {
+    e.value = 'high';
+  });
+  control('input[type="checkbox"]').click();
+  edit('[contenteditable]', (e) => {
+    e.textContent = 'edited';
+  });
+  for (const secret of ['#pw', '#code', '#secret-note'])
+    edit(secret, (e) => {
+      e.value = 'secret';
+    });
+}
+
+/** A reload: the same sessionStorage, a new page rendered from scratch (by `renderAfter`), the resume point taken. */
+async function reload(renderAfter: () => void = render): Promise<void> {
+  each.stop?.();
+  page().body.innerHTML = '';
+  each.stop = startFieldMemory();
+  const stopResume = resumeAfterReload();
+  const stopMemory = each.stop;
+  each.stop = () => {
+    stopResume();
+    stopMemory();
+  };
+  renderAfter();
+  await each.dom.settle();
+}
+
+/** The log's last entry, as the status page shows it. */
+const lastLogLine = () => {
+  const entries = JSON.parse(sessionStorage.getItem(LOG_KEY) ?? '[]') as { kind: string; detail?: string }[];
+  const last = entries.at(-1);
+  return last && `${last.kind}: ${last.detail}`;
+};
+
+test.before.each(() => {
+  render();
+  each.stop = startFieldMemory();
+});
+
+test('every control the person changed is kept with what it showed before; secrets and opted-out fields never', () => {
+  fillEverything();
+  assert.equal(changedFields(), [
+    { key: 'input[text] id=to', before: '', value: 'ada@example.org' },
+    { key: 'textarea name=body', before: '', value: 'hello' },
+    { key: 'select label=Priority', before: ['normal'], value: ['high'] },
+    { key: 'input[checkbox] label=Urgent', before: false, value: true },
+    { key: 'div place=4', before: '', value: 'edited' },
+  ]);
+});
+
+test('a control changed and changed back, or never touched, is not kept', () => {
+  edit('#to', (e) => {
+    e.value = 'x';
+  });
+  edit('#to', (e) => {
+    e.value = '';
+  });
+  assert.equal(changedFields(), []);
+});
+
+test('after the reload every kept control comes back, and the page hears it as an edit (the events frameworks listen to)', async () => {
+  fillEverything();
+  saveResumePoint();
+  const heard: string[] = [];
+  await reload(() => {
+    render();
+    for (const type of ['input', 'change', 'click'])
+      page().body.addEventListener(type, (event) => heard.push(`${type} ${(event.target as Element).localName}`));
+  });
+  assert.is(control('#to').value, 'ada@example.org');
+  assert.is(control<HTMLTextAreaElement>('textarea').value, 'hello');
+  assert.is(control<HTMLSelectElement>('select').value, 'high');
+  assert.is(control('input[type="checkbox"]').checked, true);
+  assert.is(control<HTMLElement>('[contenteditable]').textContent, 'edited');
+  for (const secret of ['#pw', '#code', '#secret-note']) assert.is(control(secret).value, '', `${secret} is never kept`);
+  assert.ok(heard.includes('input textarea') && heard.includes('change select') && heard.includes('click input'), heard.join(', '));
+  assert.is(lastLogLine(), 'fields-restored: 5 of 5 came back');
+});
+
+test("the app's own value wins: a control that shows something else than before the change is left as it is", async () => {
+  edit('textarea', (e) => {
+    e.value = 'an older copy';
+  });
+  saveResumePoint();
+  await reload(() => {
+    render();
+    // The app restored its own, newer text into the field.
+    control<HTMLTextAreaElement>('textarea').value = 'the newer text the app saved';
+  });
+  assert.is(control<HTMLTextAreaElement>('textarea').value, 'the newer text the app saved');
+  assert.is(lastLogLine(), 'fields-restored: 0 of 1 came back, 1 left as the page shows it');
+});
+
+test('a field the app put back by itself is not logged: the shell had nothing to do', async () => {
+  edit('textarea', (e) => {
+    e.value = 'saved by the app';
+  });
+  saveResumePoint();
+  await reload(() => {
+    render();
+    control<HTMLTextAreaElement>('textarea').value = 'saved by the app';
+  });
+  await each.dom.tick(10_000);
+  assert.is(sessionStorage.getItem(LOG_KEY), null);
+});
+
+test('a field that is not on the new screen is skipped, and the log says how many could not come back', async () => {
+  edit('#to', (e) => {
+    e.value = 'ada';
+  });
+  edit('textarea', (e) => {
+    e.value = 'hello';
+  });
+  saveResumePoint();
+  // The update's screen has no "To" field any more.
+  await reload(() => {
+    render();
+    control('#to').remove();
+  });
+  await each.dom.tick(10_000);
+  assert.is(control<HTMLTextAreaElement>('textarea').value, 'hello');
+  assert.is(lastLogLine(), 'fields-restored: 1 of 2 came back, 1 not on the screen');
+});
+
+test('a control rendered late (after the data loads) is restored when it appears', async () => {
+  edit('textarea', (e) => {
+    e.value = 'hello';
+  });
+  saveResumePoint();
+  await reload(() => {});
+  render();
+  await each.dom.settle();
+  assert.is(control<HTMLTextAreaElement>('textarea').value, 'hello');
+});
+
+test('a restored value is still kept if another reload comes before the app saves it', async () => {
+  edit('textarea', (e) => {
+    e.value = 'hello';
+  });
+  saveResumePoint();
+  await reload();
+  saveResumePoint();
+  await reload();
+  assert.is(control<HTMLTextAreaElement>('textarea').value, 'hello');
+});
+
+test('whatever else was stored as fields is dropped', () => {
+  assert.equal(readSavedFields('nonsense'), []);
+  assert.equal(
+    readSavedFields([{ key: 'a', before: null, value: 'x' }, { key: 1, value: 'x' }, { key: 'b', before: '', value: {} }, null]),
+    [{ key: 'a', before: null, value: 'x' }],
+  );
+});
+
+test.run();
