@@ -4,7 +4,6 @@
 // and preview server in tools/serve/. It does not type-check (esbuild strips types); `npm test`
 // and `npm run typecheck` do, and `--check` type-checks before building.
 // Usage: node build.mjs [--preact] [--kill-switch] [--check] [--out DIR] [--base /PATH/] [--serve] [--watch]
-import path from 'node:path';
 
 /**
  * Prints the one-line reason and exits 1; only unexpected errors get a stack.
@@ -13,7 +12,9 @@ import path from 'node:path';
  */
 function fail(error) {
   const known = /** @type {{ name?: string, message?: string, stack?: string } | undefined} */ (error);
-  console.error(`build failed: ${known?.name === 'BuildError' ? known.message : (known?.stack ?? error)}`);
+  // Serving is not building: a port in use or a bad PORT says so, and the build stays written.
+  if (known?.name === 'ServeError') console.error(`cannot serve: ${known.message}`);
+  else console.error(`build failed: ${known?.name === 'BuildError' ? known.message : (known?.stack ?? error)}`);
   process.exit(1);
 }
 
@@ -31,12 +32,14 @@ function brokenPackageJsonReason(error) {
 
 // Imported dynamically: Node reads package.json to resolve the build's packages, and a broken
 // package.json must still give one line, not a loader stack trace.
-const { BuildError, checkedBase, buildOnce } = await Promise.all([
+const { BuildError, checkedBase, buildOnce, checkedOutput, serveAddress, servedUnder } = await Promise.all([
   import('./tools/build-error.mjs'),
   import('./tools/config.mjs'),
   import('./tools/build/build.mjs'),
+  import('./tools/build/output-folder.mjs'),
+  import('./tools/serve/address.mjs'),
 ]).then(
-  ([errors, config, build]) => ({ ...errors, ...config, ...build }),
+  ([errors, config, build, output, address]) => ({ ...errors, ...config, ...build, ...output, ...address }),
   (error) => {
     const reason = brokenPackageJsonReason(error);
     fail(reason ? { name: 'BuildError', message: `package.json is not valid JSON: ${reason}` } : error);
@@ -46,8 +49,12 @@ const { BuildError, checkedBase, buildOnce } = await Promise.all([
 const FLAGS = ['--preact', '--kill-switch', '--check', '--serve', '--watch', '--out DIR', '--base /PATH/'];
 const root = process.cwd();
 
+/** The options that take a value, with an example of one. */
+const VALUE_EXAMPLES = { '--out': 'dist', '--base': '/my-app/' };
+
 /**
- * Parses argv strictly: an unknown flag is an error, not a silent no-op.
+ * Parses argv strictly: an unknown flag is an error, not a silent no-op, and so is an option
+ * without its value.
  * @param {string[]} argv
  */
 function parseArgs(argv) {
@@ -59,9 +66,14 @@ function parseArgs(argv) {
     else if (arg === '--check') opts.check = true;
     else if (arg === '--serve') opts.serve = true;
     else if (arg === '--watch') opts.watch = opts.serve = true;
-    else if (arg === '--out' && argv[i + 1] && !argv[i + 1].startsWith('--')) opts.out = argv[++i];
-    else if (arg === '--base' && argv[i + 1] !== undefined) opts.base = checkedBase(argv[++i]);
-    else throw new BuildError(`unknown option ${arg} (expected ${FLAGS.join(', ')})`);
+    else if (arg === '--out' || arg === '--base') {
+      const value = argv[i + 1];
+      if (value === undefined || value === '' || value.startsWith('--'))
+        throw new BuildError(`${arg} needs a value (as in ${arg} ${VALUE_EXAMPLES[arg]})`);
+      i++;
+      if (arg === '--out') opts.out = value;
+      else opts.base = checkedBase(value);
+    } else throw new BuildError(`unknown option ${arg} (expected ${FLAGS.join(', ')})`);
   }
   return opts;
 }
@@ -69,21 +81,19 @@ function parseArgs(argv) {
 /** Builds once (then serves with --serve), or runs the dev loop (--watch). */
 async function main() {
   const opts = parseArgs(process.argv.slice(2));
+  const address = opts.serve ? serveAddress(process.env) : undefined;
   if (opts.watch) {
+    if (process.argv.includes('--out')) throw new BuildError('--out is for builds: the dev loop (--watch) keeps its build in memory');
     const { startDev } = await import('./tools/serve/dev.mjs');
-    await startDev({ root, preact: opts.preact, out: path.resolve(root, opts.out) });
+    await startDev({ root, preact: opts.preact, base: opts.base, ...address });
     return;
   }
-  await buildOnce(root, opts);
-  if (opts.serve) {
-    const { listen } = await import('./tools/serve/server.mjs');
-    const { url } = await listen({
-      root: path.resolve(root, opts.out),
-      host: process.env.HOST || '127.0.0.1',
-      port: Number(process.env.PORT || 8080),
-    });
-    console.log(`serving ${opts.out}/ on ${url}`);
-  }
+  const out = checkedOutput(root, opts.out);
+  await buildOnce(root, { ...opts, out });
+  if (!address) return;
+  const { listen } = await import('./tools/serve/server.mjs');
+  const { url } = await listen({ root: out, intercept: servedUnder(opts.base), ...address });
+  console.log(`serving ${opts.out}/ on ${new URL(opts.base, url)}`);
 }
 
 main().catch(fail);

@@ -8,7 +8,7 @@ import { listScreens } from './screens.mjs';
 
 /**
  * The parts of package.json the tools read; unchecked until readConfig() checks them.
- * @typedef {{ name?: unknown, displayName?: unknown, version?: string, budgets?: Record<string, number>, networkOnly?: unknown }} PackageJson
+ * @typedef {{ name?: unknown, displayName?: unknown, description?: unknown, version?: string, budgets?: unknown, networkOnly?: unknown }} PackageJson
  */
 
 /**
@@ -27,6 +27,7 @@ import { listScreens } from './screens.mjs';
  * @typedef {object} Config
  * @property {PackageJson & { name: string }} pkg package.json as read (its name checked)
  * @property {Identity} identity the name, display name and base
+ * @property {string} description package.json `description` (the display name without one): the page's and the manifest's
  * @property {string[]} networkOnly path prefixes the worker never answers for
  * @property {Record<string, number>} budgets gzip budgets in bytes, by group
  * @property {Screen[]} screens every screen, the not-found page last
@@ -46,6 +47,19 @@ export function appIdentity(pkg, base = '/') {
   const title = pkg.displayName ?? pkg.name;
   if (typeof title !== 'string' || !title.trim()) throw new BuildError('package.json "displayName" must be a non-empty string');
   return { __APP_NAME__: pkg.name, __APP_TITLE__: title, __BASE__: checkedBase(base) };
+}
+
+/**
+ * What the app is, for people: package.json `description`, shipped in every page's `<meta
+ * name="description">` and the web app manifest; the display name when there is none.
+ * @param {PackageJson} pkg
+ * @param {Identity} identity
+ * @returns {string}
+ */
+export function appDescription(pkg, identity) {
+  const description = pkg.description ?? identity.__APP_TITLE__;
+  if (typeof description !== 'string' || !description.trim()) throw new BuildError('package.json "description" must be a non-empty string');
+  return description;
 }
 
 /**
@@ -79,6 +93,28 @@ export function networkOnlyOf(pkg) {
   return prefixes;
 }
 
+/** The budgets a build measures (tools/build/budgets.mjs): the worker, the page's JS (React or Preact build), CSS, our own code. */
+export const BUDGET_KEYS = ['sw.js', 'js', 'js.preact', 'css', 'app'];
+
+/**
+ * Checks package.json `budgets` (gzip bytes per group, each optional); returns them, {} when absent.
+ * A budget that is no positive number or a key no build measures is a one-line BuildError.
+ * @param {PackageJson} pkg
+ * @returns {Record<string, number>}
+ */
+export function budgetsOf(pkg) {
+  const budgets = pkg.budgets ?? {};
+  if (typeof budgets !== 'object' || Array.isArray(budgets) || budgets === null)
+    throw new BuildError(`package.json "budgets" must be an object of gzip bytes by group (${BUDGET_KEYS.join(', ')})`);
+  for (const [key, bytes] of Object.entries(budgets)) {
+    if (!BUDGET_KEYS.includes(key))
+      throw new BuildError(`package.json "budgets" has "${key}", which no build measures (the keys are ${BUDGET_KEYS.join(', ')})`);
+    if (typeof bytes !== 'number' || !Number.isFinite(bytes) || bytes <= 0)
+      throw new BuildError(`package.json "budgets"."${key}" must be a positive number of gzip bytes, not ${JSON.stringify(bytes)}`);
+  }
+  return /** @type {Record<string, number>} */ (budgets);
+}
+
 /**
  * The app's screens: one per file of src/ui/screens/ (tools/screens.mjs), plus the not-found page
  * '/404' (404.html).
@@ -110,5 +146,12 @@ export async function readConfig(root, { base = '/' } = {}) {
   const screens = await readScreens(root);
   const pkg = await readPackageJson(root);
   const identity = appIdentity(pkg, base);
-  return { pkg: { ...pkg, name: identity.__APP_NAME__ }, identity, networkOnly: networkOnlyOf(pkg), budgets: pkg.budgets ?? {}, screens };
+  return {
+    pkg: { ...pkg, name: identity.__APP_NAME__ },
+    identity,
+    description: appDescription(pkg, identity),
+    networkOnly: networkOnlyOf(pkg),
+    budgets: budgetsOf(pkg),
+    screens,
+  };
 }

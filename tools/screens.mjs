@@ -4,7 +4,9 @@
 // build (HTML, precache, _headers) and the Node tests through listScreens(), the page's code and
 // the browser tests through the virtual modules that screensPlugin() serves to esbuild.
 // A screen's own sub-components live in a sub-folder (src/ui/screens/notes/), which is no route.
-import { readdirSync, readFileSync } from 'node:fs';
+// What editors and tools leave beside the files (.DS_Store, vim's .help.tsx.swp, emacs'
+// index.tsx~, sed -i's temporary sedXXXXXX) is no screen, and is ignored.
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { BuildError } from './build-error.mjs';
 
@@ -32,8 +34,11 @@ const RESERVED = ['assets', '404'];
 
 // `export const title = 'Notes';` (or "…"): a plain string literal, read without running the code.
 const TITLE = /^export const title(?:: string)? = ('(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*");?$/m;
-// `export const navOrder = 2;`: where the screen's link goes in the navigation, lowest first.
-const NAV_ORDER = /^export const navOrder(?:: number)? = (\d+);?$/m;
+// `export const navOrder = 2;`: where the screen's link goes in the navigation, lowest first; any
+// other value is read too, to say why it is no place.
+const NAV_ORDER = /^export const navOrder(?:: number)? = (.*?);?\s*$/m;
+/** Code files that are not screens (.tsx): a screen written with the wrong extension gets a line. */
+const OTHER_CODE = /\.(ts|js|jsx|mjs|cjs|mts|cts)$/;
 // The component: `export default function …`, `export default …`, or `export { X as default }`.
 const DEFAULT_EXPORT = /^export default |^export \{[^}]*\bas default\b[^}]*\}/m;
 
@@ -74,6 +79,8 @@ function readScreen(root, fileName) {
   const navOrder = NAV_ORDER.exec(source)?.[1];
   if (navOrder === undefined)
     throw new BuildError(`${file} has no place in the navigation: add \`export const navOrder = 1;\` (a whole number, lowest first)`);
+  if (!/^\d+$/.test(navOrder))
+    throw new BuildError(`${file}: navOrder must be a whole number, 0 or more, written as digits (lowest first), not ${navOrder}`);
   if (!DEFAULT_EXPORT.test(source))
     throw new BuildError(`${file} has no component: export it as the default (\`export default function …\`)`);
   return { name, path: name === 'index' ? '/' : `/${name}/`, title, navOrder: Number(navOrder), file };
@@ -111,9 +118,11 @@ export function listScreens(root) {
   /** @type {Screen[]} */
   const screens = [];
   for (const entry of entries.sort((a, b) => (a.name < b.name ? -1 : 1))) {
-    // Sub-folders hold a screen's own parts; they are no route.
-    if (entry.isDirectory()) continue;
+    // Sub-folders hold a screen's own parts; they are no route. Dotfiles, backups and temporary
+    // files are no screens either; only a code file that is not .tsx gets a line.
+    if (entry.isDirectory() || entry.name.startsWith('.')) continue;
     const file = `${SCREENS_DIR}/${entry.name}`;
+    if (!entry.name.endsWith('.tsx') && !OTHER_CODE.test(entry.name)) continue;
     if (!entry.name.endsWith('.tsx'))
       throw new BuildError(`${file} is not a screen: only .tsx files go in ${SCREENS_DIR}/ (a screen's own parts go in a sub-folder)`);
     const name = entry.name.slice(0, -'.tsx'.length);
@@ -133,12 +142,28 @@ export function listScreens(root) {
     const seen = new Map();
     for (const screen of screens) {
       const other = seen.get(screen[key]);
-      if (other)
-        throw new BuildError(`${screen.file}: ${key} ${JSON.stringify(screen[key])} is also ${other.file}'s; each screen needs its own`);
+      if (other) {
+        const [first, repeat] = byLastChanged(root, other, screen);
+        throw new BuildError(`${repeat.file}: ${key} ${JSON.stringify(screen[key])} is also ${first.file}'s; each screen needs its own`);
+      }
       seen.set(screen[key], screen);
     }
   }
   return screens.sort((a, b) => a.navOrder - b.navOrder);
+}
+
+/**
+ * Two screens that share a value, the one saved last: that is the one that repeats it
+ * (a screen just added or edited), whatever the order of their names.
+ * @param {string} root
+ * @param {Screen} earlier the one first by name
+ * @param {Screen} later
+ * @returns {[Screen, Screen]}
+ */
+function byLastChanged(root, earlier, later) {
+  /** @param {Screen} screen */
+  const changed = (screen) => statSync(path.join(root, screen.file)).mtimeMs;
+  return changed(earlier) > changed(later) ? [later, earlier] : [earlier, later];
 }
 
 /** The namespace of the virtual modules in esbuild. */

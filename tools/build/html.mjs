@@ -18,15 +18,16 @@ const escapeHtml = (s) =>
   s.replace(/[&<>"]/g, (c) => /** @type {Record<string, string>} */ ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]);
 
 /**
- * Renders one route's HTML from the template: `%TITLE%` (the route's), `%APP_TITLE%` (the app's),
+ * Renders one route's HTML from the template: `%TITLE%` (the route's), `%APP_TITLE%` and
+ * `%DESCRIPTION%` (the app's, from package.json),
  * the `<!--assets-->` marker, and `body` (the prerendered route) inside the empty #root; the
  * page's own Content-Security-Policy goes first in `<head>` (CSP_META_ELEMENT).
  * Assets get `integrity` so a tampered CDN copy is refused (module scripts are CORS requests,
  * which same-origin satisfies without a crossorigin attribute); dev builds leave it out.
  * @param {string} template
- * @param {{ title: string, appTitle: string, base?: string, assets: { path: string, contents: Buffer }[], body: string | undefined, integrity?: boolean }} page
+ * @param {{ title: string, appTitle: string, description?: string, base?: string, assets: { path: string, contents: Buffer }[], body: string | undefined, integrity?: boolean }} page
  */
-export function renderHtml(template, { title, appTitle, base = '/', assets, body, integrity = true }) {
+export function renderHtml(template, { title, appTitle, description = appTitle, base = '/', assets, body, integrity = true }) {
   if (!template.includes('<!--assets-->')) throw new BuildError('static/index.html has no <!--assets--> marker');
   // The page hydrates #root (src/main.tsx), which the build fills with the prerendered route.
   if (!template.includes(ROOT)) throw new BuildError(`static/index.html has no element with id="root" (an empty ${ROOT})`);
@@ -47,6 +48,7 @@ export function renderHtml(template, { title, appTitle, base = '/', assets, body
     .replace(HEAD_START, (head) => `${head}\n${CSP_META_ELEMENT}`)
     .replace(/%TITLE%/g, escapeHtml(title))
     .replace(/%APP_TITLE%/g, escapeHtml(appTitle))
+    .replace(/%DESCRIPTION%/g, escapeHtml(description))
     .replace(/%BASE%/g, base)
     .replace('<!--assets-->', tags)
     .replace(ROOT, () => ROOT.replace('></', `>${body}</`));

@@ -8,7 +8,11 @@ import path from 'node:path';
 import { pageDefines } from '../defines.mjs';
 import { screensPlugin } from '../screens.mjs';
 import { frameworkAlias } from './app-bundle.mjs';
+import { BuildError } from '../build-error.mjs';
 import { bundle } from './bundle.mjs';
+
+/** Where the bundle is written for Node to load (see below), relative to the project's root. */
+const CACHE_FOLDER = 'node_modules/.cache/offline-shell';
 
 /**
  * Renders each of `paths` (route paths with their trailing slash, '/404' for 404.html); resolves
@@ -31,6 +35,11 @@ export async function prerender({ root, preact, identity, paths }) {
     alias: frameworkAlias(preact),
     define: pageDefines({ dev: false, identity }),
     outfile: 'prerender.cjs',
+    // A screen that throws while it renders is named by its own file and line (sourceError()): the
+    // map's paths are from the root, wherever the bundle is written (node_modules may be a link).
+    sourcemap: /** @type {const} */ ('inline'),
+    sourceRoot: root + path.sep,
+    sourcesContent: false,
     plugins: [screensPlugin(root)],
   });
   // Awaited below; until then a failure (a syntax error) must not count as an unhandled rejection.
@@ -39,15 +48,53 @@ export async function prerender({ root, preact, identity, paths }) {
   const result = await bundled;
   // Written inside the project (node_modules/.cache, where tools keep such files) so that its
   // imports of the frameworks resolve from node_modules; removed once loaded.
-  const file = path.join(root, 'node_modules', '.cache', 'offline-shell', `prerender-${process.pid}-${Date.now()}.cjs`);
+  const file = path.join(root, CACHE_FOLDER, `prerender-${process.pid}-${Date.now()}.cjs`);
   await fs.mkdir(path.dirname(file), { recursive: true });
   await fs.writeFile(file, result.outputFiles[0].contents);
+  // Stack traces through the bundle point at the sources (Node reads the inline source map).
+  process.setSourceMapsEnabled(true);
   try {
-    const { renderRoute } = /** @type {{ renderRoute: (routePath: string) => string }} */ (requireInProduction(file, file));
-    return new Map(paths.map((routePath) => [routePath, renderRoute(routePath)]));
+    /** @type {{ renderRoute: (routePath: string) => string }} */
+    let renderer;
+    try {
+      renderer = /** @type {typeof renderer} */ (requireInProduction(file, file));
+    } catch (error) {
+      throw sourceError(root, error, 'loading the screens for prerendering');
+    }
+    return new Map(
+      paths.map((routePath) => {
+        try {
+          return [routePath, renderer.renderRoute(routePath)];
+        } catch (error) {
+          throw sourceError(root, error, `prerendering ${routePath}`);
+        }
+      }),
+    );
   } finally {
     await fs.rm(file, { force: true });
   }
+}
+
+/**
+ * A one-line BuildError for an error thrown while prerendering: the first place in the project's
+ * src/ that its stack names (`src/ui/screens/help.tsx:4:10`), what was being done, and the error.
+ * Dev builds are not prerendered, so this is often the first time the builder sees it.
+ * @param {string} root
+ * @param {unknown} error
+ * @param {string} doing
+ */
+export function sourceError(root, error, doing) {
+  const { name = 'Error', message = String(error), stack = '' } = /** @type {Partial<Error>} */ (error ?? {});
+  const sources = path.join(root, 'src') + path.sep;
+  // A frame of a CommonJS module: `    at Help (/abs/src/ui/screens/help.tsx:4:14)` or `    at /abs/…:4:14`.
+  const frame = stack
+    .split('\n')
+    .map((line) => /[( ](\/[^()\s]+):(\d+):(\d+)\)?$/.exec(line))
+    .find((match) => match?.[1].startsWith(sources));
+  const thrown = `${doing} threw ${name}: ${message.split('\n')[0]}`;
+  if (!frame) return new BuildError(`${thrown} (in a package's code: the stack names no file of src/)`);
+  const file = path.relative(root, frame[1]).split(path.sep).join('/');
+  return new BuildError(`${file}:${frame[2]}:${frame[3]}: ${thrown}`);
 }
 
 /** The server renderer each build's prerendering imports (react-dom/server is aliased for Preact). */

@@ -49,10 +49,12 @@ function siteFiles() {
  * @returns {Promise<{ files: Map<string, Buffer>, audit: Audit, budgets: Record<string, number>, appGzip: number | null, composition: import('./composition.mjs').Composition }>}
  */
 export async function buildSite(root, opts) {
-  const { template, manifestTemplate, screens, pkg, identity, networkOnly, budgets } = await readProject(root, { base: opts.base });
+  const { template, manifestTemplate, screens, pkg, identity, description, networkOnly, budgets } = await readProject(root, {
+    base: opts.base,
+  });
   // The page bundle and the prerendering are independent: both at once, in esbuild's process.
   const [statics, assets, bodies] = await Promise.all([
-    staticFiles(root, manifestTemplate, identity),
+    staticFiles(root, manifestTemplate, identity, description),
     buildApp({ root, preact: opts.preact, dev: false, identity }),
     prerender({ root, preact: opts.preact, identity, paths: screens.map((route) => route.path) }),
   ]);
@@ -71,6 +73,7 @@ export async function buildSite(root, opts) {
     const html = renderHtml(template, {
       title: route.title,
       appTitle: identity.__APP_TITLE__,
+      description,
       base: opts.base,
       assets: pageAssets,
       body: bodies.get(route.path),

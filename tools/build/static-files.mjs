@@ -9,14 +9,18 @@ import { webManifest } from './web-manifest.mjs';
  * @param {string} root
  * @param {string} manifestTemplate
  * @param {import('../config.mjs').Identity} identity
+ * @param {string} description
  * @returns {Promise<Map<string, Buffer>>}
  */
-export async function staticFiles(root, manifestTemplate, identity) {
+export async function staticFiles(root, manifestTemplate, identity, description) {
   const files = new Map();
   for (const file of await listFiles(path.join(root, 'static'))) {
     if (file === 'index.html' || file === 'manifest.webmanifest') continue;
     files.set(file, await fs.readFile(path.join(root, 'static', file)));
   }
-  files.set('manifest.webmanifest', Buffer.from(webManifest(manifestTemplate, identity.__APP_TITLE__, identity.__BASE__)));
+  files.set(
+    'manifest.webmanifest',
+    Buffer.from(webManifest(manifestTemplate, { title: identity.__APP_TITLE__, description }, identity.__BASE__)),
+  );
   return files;
 }

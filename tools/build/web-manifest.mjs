@@ -2,13 +2,14 @@
 import { BuildError } from '../build-error.mjs';
 
 /**
- * The web app manifest from its template (static/manifest.webmanifest): `name` and `short_name`
- * come from package.json, so the installed app carries the same name as everything else.
+ * The web app manifest from its template (static/manifest.webmanifest): `name`, `short_name` and
+ * `description` come from package.json, so the installed app says the same as everything else; a
+ * template that sets one of them otherwise is a one-line BuildError, not a silent win.
  * @param {string} templateText
- * @param {string} appTitle
+ * @param {{ title: string, description: string }} app
  * @param {string} [base]
  */
-export function webManifest(templateText, appTitle, base = '/') {
+export function webManifest(templateText, { title, description }, base = '/') {
   let manifest;
   try {
     manifest = JSON.parse(templateText);
@@ -21,5 +22,11 @@ export function webManifest(templateText, appTitle, base = '/') {
   for (const key of ['id', 'start_url', 'scope']) if (key in manifest) manifest[key] = based(manifest[key]);
   if (Array.isArray(manifest.icons))
     manifest.icons = manifest.icons.map((/** @type {{ src?: unknown }} */ icon) => ({ ...icon, src: based(icon.src) }));
-  return JSON.stringify({ name: appTitle, short_name: appTitle, ...manifest }, null, 2) + '\n';
+  const fromPackage = { name: title, short_name: title, description };
+  for (const [key, value] of Object.entries(fromPackage))
+    if (key in manifest && manifest[key] !== value)
+      throw new BuildError(
+        `static/manifest.webmanifest has "${key}": ${JSON.stringify(manifest[key])}, but package.json makes it ${JSON.stringify(value)}: remove it from the template (the build writes it from package.json)`,
+      );
+  return JSON.stringify({ ...fromPackage, ...manifest }, null, 2) + '\n';
 }

@@ -1,9 +1,10 @@
-// `npm run dev`: one esbuild context rebuilt on every save, served by the preview server with live
-// reload, and the type checker watching beside it. Nothing here ships: dev builds are not
-// prerendered, register no service worker, and only they contain the live-reload client.
+// `npm run dev`: one esbuild context rebuilt on every save, served from memory by the preview
+// server with live reload, and the type checker watching beside it. Nothing here ships or is
+// written to disk (dist/ keeps the production build): dev builds are not prerendered, register no
+// service worker (their sw.js takes a production build's worker out of the way), and only they
+// contain the live-reload client.
 import { spawn } from 'node:child_process';
 import { watch } from 'node:fs';
-import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { BuildError } from '../build-error.mjs';
@@ -12,25 +13,26 @@ import { esbuild, esbuildReason } from '../build/bundle.mjs';
 import { htmlFileOf, renderHtml } from '../build/html.mjs';
 import { readProject } from '../build/project.mjs';
 import { staticFiles } from '../build/static-files.mjs';
-import { writeAtomically } from '../build/write-atomically.mjs';
 import { pageDefines } from '../defines.mjs';
 import { screensPlugin } from '../screens.mjs';
 import { buildFramework, frameworkImportReason, frameworkShims } from './dev-framework.mjs';
 import { liveReload } from './live-reload.mjs';
 import { rebuildOnChange } from './rebuild-on-change.mjs';
+import { servedUnder } from './address.mjs';
+import { devWorker, workerNotice } from './dev-worker.mjs';
 import { listen } from './server.mjs';
 
 /** The type checker's scheduling priority: it reports, it must not slow a rebuild or the reload. */
 const TYPECHECK_NICENESS = 10;
 
 /**
- * Starts the dev loop: builds into `out`, serves it on HOST:PORT (127.0.0.1:8080), rebuilds on
- * every change under src/, static/ or to sw.ts, and tells open pages to reload. A failed rebuild
- * prints one line and keeps the last good build served.
- * @param {{ root: string, preact: boolean, out: string }} options
+ * Starts the dev loop: builds in memory, serves it under `base` on host:port, rebuilds on every
+ * change under src/, static/ or to sw.ts, and tells open pages to reload. A failed rebuild prints
+ * one line and keeps the last good build served.
+ * @param {{ root: string, preact: boolean, base?: string, host?: string, port?: number }} options
  */
-export async function startDev({ root, preact, out }) {
-  const project = await readProject(root);
+export async function startDev({ root, preact, base = '/', host = '127.0.0.1', port = 8080 }) {
+  const project = await readProject(root, { base });
   const options = /** @satisfies {import('esbuild').BuildOptions} */ ({
     absWorkingDir: root,
     bundle: true,
@@ -53,17 +55,17 @@ export async function startDev({ root, preact, out }) {
     plugins: [screensPlugin(root)],
   });
   const reloads = liveReload();
-  let site = await buildDevSite(root, context, out, framework);
+  let site = await buildDevSite(root, context, framework, base);
   // Served from memory: the reload right after a rebuild waits for no disk access.
   const server = await listen({
-    root: out,
+    root,
     files: () => site,
-    host: process.env.HOST || '127.0.0.1',
-    port: Number(process.env.PORT || 8080),
-    intercept: reloads.intercept,
+    host,
+    port,
+    intercept: servedUnder(base, workerNotice(base, reloads.intercept)),
   });
   console.log(
-    `serving ${path.relative(root, out) || '.'}/ on ${server.url} (dev: rebuilds on save and reloads the page; no service worker)`,
+    `serving the dev build (in memory; dist/ is left as it is) on ${new URL(base, server.url)} (rebuilds on save and reloads the page; no service worker)`,
   );
   const typechecker = spawn(process.execPath, [path.join(root, 'tools/typecheck.mjs'), '--watch', 'app', 'sw'], {
     cwd: root,
@@ -74,7 +76,7 @@ export async function startDev({ root, preact, out }) {
   const changed = rebuildOnChange(
     async () => {
       const started = performance.now();
-      site = await buildDevSite(root, context, out, framework, site);
+      site = await buildDevSite(root, context, framework, base);
       return Math.round(performance.now() - started);
     },
     ({ error, value: milliseconds }) => {
@@ -101,19 +103,17 @@ export async function startDev({ root, preact, out }) {
 }
 
 /**
- * One dev build: rebuilds the app bundle in the context, adds the framework bundle, fills the
- * HTML template for every route (not prerendered: the page renders itself), copies static/.
- * Writes only what changed since `previous`, atomically on the first build. Resolves to the
- * files written (path -> Buffer).
+ * One dev build, in memory: rebuilds the app bundle in the context, adds the framework bundle,
+ * fills the HTML template for every route (not prerendered: the page renders itself), copies
+ * static/. Resolves to the site's files (path -> Buffer).
  * @param {string} root
  * @param {import('esbuild').BuildContext<{ write: false }>} context
- * @param {string} out
  * @param {{ path: string, contents: Buffer }[]} framework
- * @param {Map<string, Buffer>} [previous]
+ * @param {string} base
  * @returns {Promise<Map<string, Buffer>>}
  */
-async function buildDevSite(root, context, out, framework, previous) {
-  const project = await readProject(root);
+async function buildDevSite(root, context, framework, base) {
+  const project = await readProject(root, { base });
   let result;
   try {
     result = await context.rebuild();
@@ -125,7 +125,7 @@ async function buildDevSite(root, context, out, framework, previous) {
     path: path.relative(outDir, file.path).split(path.sep).join('/'),
     contents: Buffer.from(file.contents),
   }));
-  const files = await staticFiles(root, project.manifestTemplate, project.identity);
+  const files = await staticFiles(root, project.manifestTemplate, project.identity, project.description);
   for (const asset of [...framework, ...assets]) files.set(asset.path, asset.contents);
   // Module scripts run in document order: the framework has filled FRAMEWORK_GLOBAL before app.js runs.
   const pageAssets = [...assets.filter((a) => a.path.endsWith('.css')), ...framework, ...assets.filter((a) => a.path.endsWith('.js'))];
@@ -134,6 +134,7 @@ async function buildDevSite(root, context, out, framework, previous) {
     const html = renderHtml(project.template, {
       title: route.title,
       appTitle: project.identity.__APP_TITLE__,
+      description: project.description,
       base: project.identity.__BASE__,
       assets: pageAssets,
       body: '',
@@ -141,17 +142,8 @@ async function buildDevSite(root, context, out, framework, previous) {
     });
     files.set(htmlFileOf(route.path), Buffer.from(html));
   }
-  // The reconnect probe asks HEAD /sw.js; in dev it is a file that registers nothing.
-  files.set('sw.js', Buffer.from('// Dev build: no service worker.\n'));
-  if (!previous) {
-    await writeAtomically(out, files);
-    return files;
-  }
-  for (const [file, contents] of files) {
-    if (previous.get(file)?.equals(contents)) continue;
-    await fs.mkdir(path.dirname(path.join(out, file)), { recursive: true });
-    await fs.writeFile(path.join(out, file), contents);
-  }
+  // The reconnect probe asks HEAD /sw.js; in dev it is a worker that only removes a production one.
+  files.set('sw.js', Buffer.from(devWorker(project.identity)));
   return files;
 }
 

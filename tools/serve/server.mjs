@@ -284,11 +284,13 @@ export function createPreviewServer({ root, files, intercept, pace }) {
     const { method, url } = /** @type {{ method: string, url: string }} */ (req);
     log.push({ method, url, revalidation: Boolean(req.headers['if-none-match'] || req.headers['if-modified-since']) });
     if (intercept && (await intercept(req, res))) return;
+    // An intercept may have rewritten the target: a site served under a base path (--base).
+    const target = /** @type {string} */ (req.url);
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       res.writeHead(405, { ...SECURITY, Allow: 'GET, HEAD', 'Content-Type': 'text/plain; charset=utf-8' }).end('Method not allowed\n');
       return;
     }
-    const rel = safePath(url);
+    const rel = safePath(target);
     if (typeof rel === 'number') {
       res.writeHead(rel, { ...SECURITY, 'Content-Type': 'text/plain; charset=utf-8' }).end('Bad request\n');
       return;
@@ -296,8 +298,11 @@ export function createPreviewServer({ root, files, intercept, pace }) {
     const found = await source.find('.' + rel);
     if (found?.directory) {
       if (!rel.endsWith('/')) {
-        const query = url.slice(url.split(/[?#]/, 1)[0].length);
-        res.writeHead(301, { ...SECURITY, Location: rel + '/' + query, 'Cache-Control': CACHE_CONTROL.revalidate }).end();
+        // The path as asked (under the base, if any), with its slash added.
+        const asked = url.split(/[?#]/, 1)[0];
+        res
+          .writeHead(301, { ...SECURITY, Location: asked + '/' + url.slice(asked.length), 'Cache-Control': CACHE_CONTROL.revalidate })
+          .end();
         return;
       }
       const index = await source.find('.' + rel + 'index.html');

@@ -1,0 +1,260 @@
+// Safe in a builder's hands (issue 42): every bad input to `node build.mjs`, run in a copy of the
+// project that is a git repository, ends with exit 1 and one line saying what is wrong, and
+// changes nothing: every file of the copy, .git included, is fingerprinted before and after.
+// Then what a builder's own files must not break: editors' files beside the screens, a rename
+// reaching every shipped text, and --serve under --base.
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { editPackageJson, fingerprint, gitCopy, runBuild, startServing } from '../e2e/lib/builder';
+import { beforeAllTests } from '../e2e/lib/hooks';
+import { cleanup } from '../e2e/lib/site';
+
+/** A screen file's source. */
+const screen = (title: string, navOrder: string | number, body = '<p>Help.</p>') =>
+  `export const title = '${title}';\nexport const navOrder = ${navOrder};\n\nexport default function Screen() {\n  return ${body};\n}\n`;
+
+/** Writes a file of the copy. */
+function write(dir: string, file: string, text: string): void {
+  mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
+  writeFileSync(path.join(dir, file), text);
+}
+
+/** The budgets of the copy's package.json replaced by `budgets`. */
+const withBudgets = (budgets: unknown) => (dir: string) => editPackageJson(dir, (pkg) => ({ ...pkg, budgets }));
+
+/** One bad input: what it is, the command's arguments, how the copy is changed first, and the one line. */
+type Case = { what: string; args?: string[]; env?: Record<string, string>; change?: (dir: string) => void; line: string };
+
+const DIST = '--out "dist" holds files no build wrote';
+const cases: Case[] = [
+  {
+    what: '--out . (the project)',
+    args: ['--out', '.'],
+    line: `--out "." is the project's folder or holds it; the build replaces its output folder whole, so give it one of its own (such as dist)`,
+  },
+  {
+    what: '--out .. (above the project)',
+    args: ['--out', '..'],
+    line: `--out ".." is the project's folder or holds it; the build replaces its output folder whole, so give it one of its own (such as dist)`,
+  },
+  ...['src', 'static', 'test', 'tools', 'deploy', 'node_modules', '.git', 'src/ui/screens'].map((out) => ({
+    what: `--out ${out}`,
+    args: ['--out', out],
+    line: `--out "${out}" is in the project's ${out.split('/')[0]}/; give the build a folder of its own (such as dist)`,
+  })),
+  {
+    what: '--out through a link to src/',
+    args: ['--out', 'linked'],
+    change: (dir) => spawnSync('ln', ['-s', 'src', path.join(dir, 'linked')]),
+    line: `--out "linked" is in the project's src/; give the build a folder of its own (such as dist)`,
+  },
+  {
+    what: '--out a file',
+    args: ['--out', 'package.json'],
+    line: '--out "package.json" is a file, not a folder; give the build a folder of its own (such as dist)',
+  },
+  {
+    what: '--out a folder of other files (dist/ holding notes, no audit.json)',
+    change: (dir) => write(dir, 'dist/my-notes.txt', 'mine\n'),
+    line: `${DIST} (it has no audit.json), and the build would replace them: give it an empty or new folder`,
+  },
+  { what: '--out without its value', args: ['--out'], line: '--out needs a value (as in --out dist)' },
+  { what: '--out followed by a flag', args: ['--out', '--preact'], line: '--out needs a value (as in --out dist)' },
+  { what: '--base without its value', args: ['--base'], line: '--base needs a value (as in --base /my-app/)' },
+  {
+    what: '--watch with --out (dev keeps its build in memory)',
+    args: ['--watch', '--out', 'dev'],
+    line: '--out is for builds: the dev loop (--watch) keeps its build in memory',
+  },
+  {
+    what: 'a "budgets" value that is no number',
+    change: withBudgets({ js: 'abc' }),
+    line: 'package.json "budgets"."js" must be a positive number of gzip bytes, not "abc"',
+  },
+  {
+    what: 'a negative budget',
+    change: withBudgets({ css: -1 }),
+    line: 'package.json "budgets"."css" must be a positive number of gzip bytes, not -1',
+  },
+  {
+    what: 'a mistyped budget key',
+    change: withBudgets({ JS: 88300 }),
+    line: 'package.json "budgets" has "JS", which no build measures (the keys are sw.js, js, js.preact, css, app)',
+  },
+  ...[
+    ['a string', '88300'],
+    ['a list', [88300]],
+  ].map(([what, budgets]) => ({
+    what: `"budgets" as ${what}`,
+    change: withBudgets(budgets),
+    line: 'package.json "budgets" must be an object of gzip bytes by group (sw.js, js, js.preact, css, app)',
+  })),
+  {
+    what: 'an empty "description"',
+    change: (dir) => editPackageJson(dir, (pkg) => ({ ...pkg, description: ' ' })),
+    line: 'package.json "description" must be a non-empty string',
+  },
+  {
+    what: 'a manifest template "name" other than package.json\'s',
+    change: (dir) =>
+      write(
+        dir,
+        'static/manifest.webmanifest',
+        readFileSync(path.join(dir, 'static/manifest.webmanifest'), 'utf8').replace('{', '{\n  "name": "Old Name",'),
+      ),
+    line: 'static/manifest.webmanifest has "name": "Old Name", but package.json makes it "offline-shell": remove it from the template (the build writes it from package.json)',
+  },
+  ...['-1', '4.5', "'4'"].map((navOrder) => ({
+    what: `navOrder = ${navOrder}`,
+    change: (dir: string) => write(dir, 'src/ui/screens/help.tsx', screen('Help', navOrder)),
+    line: `src/ui/screens/help.tsx: navOrder must be a whole number, 0 or more, written as digits (lowest first), not ${navOrder}`,
+  })),
+  {
+    what: 'a title repeated by a screen whose name sorts first (the new one is named)',
+    change: (dir) => write(dir, 'src/ui/screens/aardvark.tsx', screen('Offline readiness', 7)),
+    line: `src/ui/screens/aardvark.tsx: title "Offline readiness" is also src/ui/screens/status.tsx's; each screen needs its own`,
+  },
+  {
+    what: 'a screen written as .ts',
+    change: (dir) => write(dir, 'src/ui/screens/help.ts', 'export const title = 1;\n'),
+    line: "src/ui/screens/help.ts is not a screen: only .tsx files go in src/ui/screens/ (a screen's own parts go in a sub-folder)",
+  },
+  {
+    what: 'a screen that reads window while it is prerendered',
+    change: (dir) => write(dir, 'src/ui/screens/help.tsx', screen('Help', 7, '<p>{window.innerWidth}</p>')),
+    line: 'src/ui/screens/help.tsx:5:14: prerendering /help/ threw ReferenceError: window is not defined',
+  },
+  {
+    what: 'a screen that reads window when it is loaded',
+    change: (dir) => write(dir, 'src/ui/screens/help.tsx', `const width = window.innerWidth;\n${screen('Help', 7, '<p>{width}</p>')}`),
+    line: 'src/ui/screens/help.tsx:1:15: loading the screens for prerendering threw ReferenceError: window is not defined',
+  },
+  {
+    what: 'PORT=abc',
+    args: ['--serve'],
+    env: { PORT: 'abc' },
+    line: 'PORT must be a whole number from 0 to 65535 (0 picks a free one), not "abc"',
+  },
+  {
+    what: 'PORT=70000 for the dev loop',
+    args: ['--watch'],
+    env: { PORT: '70000' },
+    line: 'PORT must be a whole number from 0 to 65535 (0 picks a free one), not "70000"',
+  },
+];
+
+const test = suite<{ dir: string }>('builder: bad input is one line, exit 1, and nothing deleted (issue 42)');
+let dir: string;
+beforeAllTests(test, () => {
+  dir = gitCopy();
+});
+test.after(cleanup);
+test.after.each(() => {
+  // Back to the committed template for the next case (the copy's own git: checkout and clean).
+  spawnSync('git', ['checkout', '--quiet', '--', '.'], { cwd: dir });
+  spawnSync('git', ['clean', '-fdxq', '--exclude=node_modules'], { cwd: dir });
+});
+
+for (const { what, args = [], env, change, line } of cases) {
+  test(`${what}: exit 1, "${line.slice(0, 50)}…", nothing changed`, () => {
+    change?.(dir);
+    const before = fingerprint(dir);
+    const outcome = runBuild(dir, args, env);
+    assert.is(outcome.code, 1, outcome.stderr);
+    const prefix = /^PORT/.test(line) ? 'cannot serve' : 'build failed';
+    assert.is(outcome.stderr, `${prefix}: ${line}`);
+    assert.equal(fingerprint(dir), before);
+  });
+}
+
+test('a port in use: "cannot serve", one line, exit 1; the build is written (it did not fail)', async () => {
+  const taken = net.createServer();
+  await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+  const { port } = taken.address() as net.AddressInfo;
+  try {
+    const outcome = runBuild(dir, ['--serve'], { PORT: String(port) });
+    assert.is(outcome.code, 1);
+    assert.is(outcome.stderr, `cannot serve: port ${port} on 127.0.0.1 is in use (set PORT to another)`);
+    assert.ok(fingerprint(dir)['dist/audit.json'], 'dist/ built');
+  } finally {
+    taken.close();
+  }
+});
+
+test('an earlier build, and an empty folder, are output folders the build replaces', () => {
+  for (const args of [[], [], ['--out', 'empty']]) {
+    if (args.length) mkdirSync(path.join(dir, 'empty'));
+    const outcome = runBuild(dir, args);
+    assert.is(outcome.code, 0, outcome.stderr);
+  }
+  assert.ok(fingerprint(dir)['empty/audit.json']);
+});
+
+test.run();
+
+const files = suite<{ dir: string }>("builder: editors' files, a rename, --serve --base (issue 42)");
+beforeAllTests(files, () => {
+  dir = gitCopy();
+});
+files.after(cleanup);
+
+files("editors' files beside the screens are ignored: .DS_Store, vim's swap, emacs' backup and autosave, sed -i's temporary", () => {
+  for (const name of ['.DS_Store', '.help.tsx.swp', 'index.tsx~', '#index.tsx#', 'sedAb12Cd', 'status.tsx.orig'])
+    write(dir, `src/ui/screens/${name}`, 'not a screen\n');
+  const outcome = runBuild(dir, []);
+  assert.is(outcome.code, 0, outcome.stderr);
+  const fingerprints = fingerprint(path.join(dir, 'dist'));
+  assert.ok(fingerprints['index.html'] && fingerprints['status/index.html']);
+  assert.not.ok(
+    Object.keys(fingerprints).some((file) => /DS_Store|swp|sedAb|orig|~|#/.test(file)),
+    'no page of theirs',
+  );
+});
+
+files("a rename reaches every shipped text: the pages' description and <noscript>, the manifest's name and description", () => {
+  editPackageJson(dir, (pkg) => ({
+    ...pkg,
+    name: 'field-notes',
+    displayName: 'Field Notes',
+    description: 'Notes from the field, offline.',
+  }));
+  const outcome = runBuild(dir, []);
+  assert.is(outcome.code, 0, outcome.stderr);
+  const html = readFileSync(path.join(dir, 'dist/status/index.html'), 'utf8');
+  assert.match(html, '<meta name="description" content="Notes from the field, offline.">');
+  assert.match(html, '<noscript>Field Notes needs JavaScript; without it you can read these pages only.</noscript>');
+  const manifest = JSON.parse(readFileSync(path.join(dir, 'dist/manifest.webmanifest'), 'utf8'));
+  assert.equal(
+    [manifest.name, manifest.short_name, manifest.description],
+    ['Field Notes', 'Field Notes', 'Notes from the field, offline.'],
+  );
+  const shipped = Object.keys(fingerprint(path.join(dir, 'dist'))).filter((file) => /\.(html|webmanifest)$/.test(file));
+  for (const file of shipped) assert.not.match(readFileSync(path.join(dir, 'dist', file), 'utf8'), /offline-shell|A tiny, auditable/, file);
+});
+
+files('--serve --base /my-app/ serves the site under /my-app/: / is a 404 that says where, /my-app is redirected', async () => {
+  const served = await startServing(dir, ['--serve', '--base', '/my-app/']);
+  try {
+    assert.match(served.url, /\/my-app\/$/);
+    const page = await fetch(served.url);
+    assert.is(page.status, 200);
+    assert.match(await page.text(), 'href="/my-app/manifest.webmanifest"');
+    assert.is((await fetch(new URL('/my-app/status/', served.url))).status, 200);
+    assert.is((await fetch(new URL('/my-app/sw.js', served.url))).status, 200);
+    const root = await fetch(new URL('/', served.url));
+    assert.is(root.status, 404);
+    assert.is(await root.text(), 'Not found: this server serves the site under /my-app/\n');
+    const bare = await fetch(new URL('/my-app', served.url), { redirect: 'manual' });
+    assert.equal([bare.status, bare.headers.get('location')], [301, '/my-app/']);
+    const folder = await fetch(new URL('/my-app/status', served.url), { redirect: 'manual' });
+    assert.equal([folder.status, folder.headers.get('location')], [301, '/my-app/status/']);
+  } finally {
+    await served.stop();
+  }
+});
+
+files.run();

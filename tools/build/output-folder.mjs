@@ -1,0 +1,88 @@
+// Where a build may write: the build replaces its output folder whole (write-atomically.mjs), so
+// `--out` must name a folder that holds nothing but an earlier build, checked before anything is built.
+import { lstatSync, readdirSync, readFileSync, realpathSync } from 'node:fs';
+import path from 'node:path';
+import { BuildError } from '../build-error.mjs';
+
+/** The project's own folders: no build goes into them or any folder inside them. */
+export const PROJECT_FOLDERS = ['src', 'static', 'test', 'tools', 'deploy', 'node_modules', '.git'];
+
+/** The file every build writes, by which a folder is known as an earlier build of this project. */
+export const BUILD_MARK = 'audit.json';
+
+/**
+ * The real path of `file`, symlinks resolved, also when its last parts do not exist yet.
+ * @param {string} file an absolute path
+ * @returns {string}
+ */
+function realPathOf(file) {
+  const missing = [];
+  let existing = file;
+  for (;;) {
+    try {
+      return path.join(realpathSync(existing), ...missing.reverse());
+    } catch {
+      const parent = path.dirname(existing);
+      // The file system's root always exists; this guard only ends the loop on a broken one.
+      if (parent === existing) return file;
+      missing.push(path.basename(existing));
+      existing = parent;
+    }
+  }
+}
+
+/**
+ * True when `folder` holds an earlier build: its audit.json names the build's files.
+ * @param {string} folder
+ */
+function isEarlierBuild(folder) {
+  try {
+    const audit = JSON.parse(readFileSync(path.join(folder, BUILD_MARK), 'utf8'));
+    return typeof audit.version === 'string' && Array.isArray(audit.files);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Checks `--out` before the build starts; returns the folder's absolute path. Throws a one-line
+ * BuildError for the project's folder or one above it, a folder of the project's own (src/,
+ * .git, …) or inside one, a file, and a folder holding anything but an earlier build.
+ * @param {string} root the project's folder
+ * @param {string} out `--out` as given, relative to the root
+ * @returns {string}
+ */
+export function checkedOutput(root, out) {
+  const folder = path.resolve(root, out);
+  const real = realPathOf(folder);
+  const shown = JSON.stringify(out);
+  // As written and as resolved: a link may lead out of the project, or into one of its folders.
+  const pairs = [
+    [path.resolve(root), folder],
+    [realPathOf(path.resolve(root)), real],
+  ];
+  /**
+   * @param {string} outer
+   * @param {string} inner
+   */
+  const within = (outer, inner) => inner === outer || inner.startsWith(outer + path.sep);
+  if (pairs.some(([project, output]) => within(output, project)))
+    throw new BuildError(
+      `--out ${shown} is the project's folder or holds it; the build replaces its output folder whole, so give it one of its own (such as dist)`,
+    );
+  const own = PROJECT_FOLDERS.find((name) => pairs.some(([project, output]) => within(path.join(project, name), output)));
+  if (own) throw new BuildError(`--out ${shown} is in the project's ${own}/; give the build a folder of its own (such as dist)`);
+  let stat;
+  try {
+    stat = lstatSync(real);
+  } catch {
+    return folder;
+  }
+  if (!stat.isDirectory())
+    throw new BuildError(`--out ${shown} is a file, not a folder; give the build a folder of its own (such as dist)`);
+  if (readdirSync(real).length && !isEarlierBuild(real))
+    throw new BuildError(
+      `--out ${shown} holds files no build wrote (it has no ${BUILD_MARK}), and the build would replace them: give it an empty or new folder`,
+    );
+  return folder;
+}
