@@ -99,8 +99,9 @@ async function unit() {
   console.log('== unit tests (uvu + happy-dom, test/unit/)');
   const files = await bundleTests({ root, dir: 'unit', outdir: path.join(cache, 'unit'), grep });
   if (!files.length) return record('unit', 0, 0);
+  // A unit test file takes a second or two: a minute means it hangs (uvu-run.mjs names the test).
   const { code, out } = await run(process.execPath, ['--enable-source-maps', 'test/harness/uvu-run.mjs', ...files], {
-    env: { FORCE_COLOR: '0' },
+    env: { FORCE_COLOR: '0', TEST_FILE_LIMIT_S: '60' },
   });
   const c = uvuCounts(out, code);
   record('unit', c.passed, c.failed);

@@ -2,11 +2,30 @@
 // (packages stay external) or for the browser. runner.mjs and engines.mjs both use it.
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { esbuild } from '../../tools/build/bundle.mjs';
 import { listFiles } from '../../tools/build/list-files.mjs';
 import { appIdentity, readPackageJson } from '../../tools/config.mjs';
 import { pageDefines } from '../../tools/defines.mjs';
 import { screensPlugin } from '../../tools/screens.mjs';
+
+/** The uvu the Node test files import: uvu's, with each suite saying where it is for uvu-run.mjs's time limit. */
+const TIMED_UVU = fileURLToPath(new URL('./uvu-timed.mjs', import.meta.url));
+
+/**
+ * Points the test files' `uvu` imports at uvu-timed.mjs, whose own `uvu` import stays the package.
+ * @returns {import('esbuild').Plugin}
+ */
+function timedUvu() {
+  return {
+    name: 'timed-uvu',
+    setup(build) {
+      build.onResolve({ filter: /^uvu$/ }, ({ importer }) =>
+        importer === TIMED_UVU ? { path: 'uvu', external: true } : { path: TIMED_UVU },
+      );
+    },
+  };
+}
 
 /**
  * Bundles every *.test.ts(x) under test/`dir` (or every file `entries` matches) whose path
@@ -44,7 +63,7 @@ export async function bundleTests({
     outExtension: { '.js': '.mjs' },
     define: pageDefines({ dev: false, identity }),
     logLevel: 'error',
-    plugins: [screensPlugin(root)],
+    plugins: [screensPlugin(root), ...(platform === 'node' ? [timedUvu()] : [])],
   });
   return entries.map((e) => path.join(outdir, path.relative(src, e).replace(/\.tsx?$/, '.mjs')));
 }

@@ -116,7 +116,7 @@ test('after the reload every kept control comes back, and the page hears it as a
   await reload(() => {
     render();
     for (const type of ['input', 'change', 'click'])
-      page().body.addEventListener(type, (event) => heard.push(`${type} ${(event.target as Element).localName}`));
+      page().body.addEventListener(type, (event) => heard.push(`${type} ${(event.target as unknown as Element).localName}`));
   });
   assert.is(control('#to').value, 'ada@example.org');
   assert.is(control<HTMLTextAreaElement>('textarea').value, 'hello');
