@@ -18,7 +18,7 @@ import { assertOneReconnectReload, Documents } from './lib/documents';
 import { EngineSuite, engineUnderTest } from './lib/engine-suite';
 import { requestsSince } from './lib/hosts';
 import { firstNoteText, focusedNote } from './lib/notes';
-import { assertPolicyEnforced } from './lib/page-policy';
+import { assertPolicyEnforced, assertTrustedTypesEnforced } from './lib/page-policy';
 import { registrationOf, type RegistrationSeen } from './lib/registration';
 import { DEEP_LINK, heading, ROUTES, statusRow, stylesheetsApply, variant } from './lib/screens';
 import { audit, copySite, readPrecache, site } from './lib/site';
@@ -344,7 +344,7 @@ for (const [index, build] of BUILDS.entries()) {
       const seen = await tab.problems();
       return seen.some((p) => p.includes('control error')) && seen.some((p) => p.includes('control exception'));
     });
-    await assertPolicyEnforced(tab, s.host);
+    await assertTrustedTypesEnforced(tab);
     if (ENGINE === 'firefox') {
       // The Firefox rule in s.problemsOf() is narrow: a real failure of the worker's answer (a file it
       // does not cache, with the server down) is still an error.
@@ -358,7 +358,10 @@ for (const [index, build] of BUILDS.entries()) {
       await until('Firefox to report the failed interception', async () =>
         (await s.problemsOf(tab)).some((p) => p.includes('FetchEvent.respondWith() that rejected')),
       );
+      await s.host.resume();
     }
+    // Last: it unregisters the tab's worker.
+    await assertPolicyEnforced(tab, s.host, s.v1);
   });
 
   s.test.run();

@@ -190,6 +190,18 @@ function previewAnswering(urlPath: string, file: string, change: (headers: Recor
   });
 }
 
+/** Debian's nginx serving dist/ with the shipped server block, its manifest location (and what follows it) `edit`ed. */
+function nginxWithManifestLocation(edit: (location: string) => string): Promise<Host> {
+  return startHost('nginx', dist, {
+    editServerBlock: (block) => {
+      const manifest = block.indexOf('location ~ \\.webmanifest$');
+      const edited = block.slice(0, manifest) + edit(block.slice(manifest));
+      assert.is.not(edited, block, 'the edit applies');
+      return edited;
+    },
+  });
+}
+
 /** The table's policy, as every response carries it. */
 const POLICY = headersFor('/')['Content-Security-Policy'];
 
@@ -212,14 +224,7 @@ wrong('preview server: sw.js with max-age=600 gives one HEADER line, exit 1', as
 });
 
 wrong('nginx: a manifest location that drops nosniff gives one HEADER line, exit 1', async () => {
-  const host = await startHost('nginx', dist, {
-    editServerBlock: (block) => {
-      const manifest = block.indexOf('location ~ \\.webmanifest$');
-      const edited = block.slice(0, manifest) + block.slice(manifest).replace(/\n\s*add_header X-Content-Type-Options [^\n]*/, '');
-      assert.is.not(edited, block, 'the edit applies');
-      return edited;
-    },
-  });
+  const host = await nginxWithManifestLocation((location) => location.replace(/\n\s*add_header X-Content-Type-Options [^\n]*/, ''));
   await assertOneWrongHeader(host, 'HEADER manifest.webmanifest: X-Content-Type-Options is missing, expected "nosniff"');
 });
 
@@ -286,17 +291,35 @@ wrong('preview server: two policies in one header, joined with a comma, give the
 
 wrong('nginx: a manifest location whose policy allows inline scripts gives one HEADER line naming both policies, exit 1', async () => {
   const laxer = POLICY.replace("script-src 'self'", "script-src 'self' 'unsafe-inline'");
-  const host = await startHost('nginx', dist, {
-    editServerBlock: (block) => {
-      const manifest = block.indexOf('location ~ \\.webmanifest$');
-      const edited = block.slice(0, manifest) + block.slice(manifest).replace(POLICY, laxer);
-      assert.is.not(edited, block, 'the edit applies');
-      return edited;
-    },
-  });
+  const host = await nginxWithManifestLocation((location) => location.replace(POLICY, laxer));
   await assertOneWrongHeader(
     host,
     `HEADER manifest.webmanifest: Content-Security-Policy is ${JSON.stringify(laxer)}, expected ${JSON.stringify(POLICY)}`,
+  );
+});
+
+wrong(
+  'preview server: a page whose policy lacks require-trusted-types-for gives one HEADER line saying so (Trusted Types off), exit 1',
+  async () => {
+    const withoutTrustedTypes = POLICY.replace("; require-trusted-types-for 'script'", '');
+    assert.is.not(withoutTrustedTypes, POLICY, 'the edit applies');
+    const host = await previewAnswering('/about/', 'about/index.html', (headers) => {
+      headers['Content-Security-Policy'] = withoutTrustedTypes;
+    });
+    await assertOneWrongHeader(
+      host,
+      `HEADER about/index.html: Content-Security-Policy has no require-trusted-types-for 'script': a string reaches innerHTML, eval or a script's URL unchecked, so a DOM XSS runs; expected ${JSON.stringify(POLICY)}`,
+    );
+  },
+);
+
+wrong('nginx: a policy without trusted-types (any script may make a policy) gives one HEADER line saying so, exit 1', async () => {
+  const withoutPolicyNames = POLICY.replace(/; trusted-types [^;]+/, '');
+  assert.is.not(withoutPolicyNames, POLICY, 'the edit applies');
+  const host = await nginxWithManifestLocation((location) => location.replace(POLICY, withoutPolicyNames));
+  await assertOneWrongHeader(
+    host,
+    `HEADER manifest.webmanifest: Content-Security-Policy has no trusted-types directive: any script may create a policy that lets every string through; expected ${JSON.stringify(POLICY)}`,
   );
 });
 

@@ -4,7 +4,15 @@ import path from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { renderHtml } from '../../tools/build/html.mjs';
-import { CSP_META_ELEMENT, HEADER_ONLY_DIRECTIVES, headersFile, headersFor, META_CONTENT_SECURITY_POLICY } from '../../tools/headers.mjs';
+import {
+  CSP_META_ELEMENT,
+  HEADER_ONLY_DIRECTIVES,
+  headersFile,
+  headersFor,
+  META_CONTENT_SECURITY_POLICY,
+  TRUSTED_TYPES_POLICIES,
+} from '../../tools/headers.mjs';
+import { WORKER_URL_POLICY } from '../../src/offline/registration/worker-script-url';
 import { nginxHttpsConfig, nginxServerBlock } from '../../deploy/nginx.mjs';
 
 const test = suite('header table');
@@ -12,7 +20,7 @@ const test = suite('header table');
 /** The policy, spelled out: what the README promises. */
 const CSP =
   "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; manifest-src 'self'; worker-src 'self'; " +
-  "base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+  "base-uri 'none'; form-action 'none'; frame-ancestors 'none'; require-trusted-types-for 'script'; trusted-types service-worker-url";
 
 test('deploy/nginx.conf is the one generated from the table (regenerate: node deploy/nginx.mjs --nginx > deploy/nginx.conf)', () => {
   assert.fixture(readFileSync(path.join(process.cwd(), 'deploy/nginx.conf'), 'utf8'), nginxServerBlock());
@@ -68,6 +76,17 @@ test('the security headers: a CSP from nothing, no framing, an opener and resour
     'camera=(), microphone=(), geolocation=(), payment=(), usb=(), serial=(), hid=(), midi=(), display-capture=()',
   );
   assert.is(headers['Strict-Transport-Security'], undefined, 'HSTS only in the HTTPS server block');
+});
+
+test("Trusted Types: every script sink needs a policy's value, and the only policy allowed is the app's own, the one for the worker's URL", () => {
+  const directives = directivesOf(headersFor('/')['Content-Security-Policy']);
+  assert.ok(directives.includes("require-trusted-types-for 'script'"));
+  assert.equal(TRUSTED_TYPES_POLICIES, [WORKER_URL_POLICY]);
+  // Exactly the one name: no 'allow-duplicates', no `default` policy (which every sink would call on its own).
+  assert.equal(
+    directives.filter((directive) => directive.startsWith('trusted-types ')),
+    [`trusted-types ${WORKER_URL_POLICY}`],
+  );
 });
 
 test('_headers never sets one header in two rules that match the same path', () => {

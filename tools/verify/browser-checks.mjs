@@ -151,10 +151,34 @@ function metaPolicyOf(html) {
 }
 
 /**
+ * What a policy lacks of Trusted Types, as the rest of a problem line, or null when it has both
+ * directives: without `require-trusted-types-for 'script'` any string reaches a script sink, and
+ * without `trusted-types` any script may create a policy that passes every string on (Trusted
+ * Types, "Content Security Policy directives").
+ * @param {string} policy
+ * @returns {string | null}
+ */
+function trustedTypesGap(policy) {
+  const directives = new Map(
+    policy
+      .split(';')
+      .map((directive) => directive.trim().split(/\s+/))
+      .filter(([name]) => name)
+      .map(([name, ...sources]) => [name.toLowerCase(), sources]),
+  );
+  if (!directives.get('require-trusted-types-for')?.includes("'script'"))
+    return "has no require-trusted-types-for 'script': a string reaches innerHTML, eval or a script's URL unchecked, so a DOM XSS runs";
+  if (!directives.has('trusted-types'))
+    return 'has no trusted-types directive: any script may create a policy that lets every string through';
+  return null;
+}
+
+/**
  * The HEADER problem with a file's Content-Security-Policy, if any: a browser enforces every policy
  * it is sent (CSP Level 3, "enforce"), so there must be exactly one, the table's; on a page, the
  * page's own <meta> policy must be that one without the directives a meta element cannot carry,
- * or the page meets a different policy on a host that sends no headers.
+ * or the page meets a different policy on a host that sends no headers. A policy without Trusted
+ * Types is named as such first (trustedTypesGap).
  * @param {string} file
  * @param {string} promised
  * @param {Sent} answer
@@ -170,11 +194,16 @@ export function policyProblem(file, promised, answer) {
     return problem(
       `Content-Security-Policy is ${policies.length} policies, ${policies.map((policy) => JSON.stringify(policy)).join(' and ')}, each enforced, expected one: ${JSON.stringify(promised)}`,
     );
+  const gap = trustedTypesGap(policies[0]);
+  if (gap) return problem(`Content-Security-Policy ${gap}; expected ${JSON.stringify(promised)}`);
   if (normalPolicy(policies[0]) !== normalPolicy(promised))
     return problem(`Content-Security-Policy is ${JSON.stringify(sent)}, expected ${JSON.stringify(promised)}`);
   if (!file.endsWith('.html')) return [];
   const meta = metaPolicyOf(answer.body);
-  if (meta === null || normalPolicy(meta) === normalPolicy(promised, HEADER_ONLY_DIRECTIVES)) return [];
+  if (meta === null) return [];
+  const metaGap = trustedTypesGap(meta);
+  if (metaGap) return problem(`the page's own <meta> Content-Security-Policy ${metaGap}`);
+  if (normalPolicy(meta) === normalPolicy(promised, HEADER_ONLY_DIRECTIVES)) return [];
   const expected = promised
     .split(';')
     .map((directive) => directive.trim())

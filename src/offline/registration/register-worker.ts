@@ -5,6 +5,7 @@ import { BASE, withBase } from '../../base';
 import { followWorkers } from './follow-workers';
 import { reportFailedInstall, retryFirstInstall } from './install-retry';
 import { registrationState, rememberRegistration } from './registration-store';
+import { workerScriptUrl } from './worker-script-url';
 
 /**
  * Registers /sw.js once the page has loaded; `then` runs after the first registration settled
@@ -30,7 +31,7 @@ async function registerWorkerScript(serviceWorker: ServiceWorkerContainer): Prom
   let registered: ServiceWorkerRegistration | undefined;
   try {
     // updateViaCache 'none': the browser's update check always reaches the server for sw.js.
-    registered = await serviceWorker.register(withBase('/sw.js'), { scope: BASE, updateViaCache: 'none' });
+    registered = await serviceWorker.register(workerScriptUrl(), { scope: BASE, updateViaCache: 'none' });
   } catch (error) {
     retryFirstInstall(`Offline use is unavailable: ${(error as Error).message}`, registerAgain);
     return;

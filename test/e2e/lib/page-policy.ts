@@ -1,35 +1,66 @@
 // The page's own Content-Security-Policy (the <meta> the build writes first in every page), proven
-// in a tab of any engine where the host sends no policy header (python).
+// in a tab of any engine where the host sends no policy header (python): its script-src refuses an
+// inline and a foreign script, and its Trusted Types refuse a string written into innerHTML.
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import * as assert from 'uvu/assert';
 import type { Tab } from './driver';
 import { requestsSince, type Host } from './hosts';
+import { copySite } from './site';
 import { until } from './wait';
+
+/** A problem line that reports a refusal by the policy, in the words of each engine's console or WebKit's page-side hook. */
+const REFUSAL = /Content.Security.Policy|CSP violation|Trusted.?(Types|HTML|Script)/i;
+
+/** The name of the page-side list the probes below push each `securitypolicyviolation` onto. */
+type Probed = Window & { __cspSeen?: string[] };
+
+/**
+ * A page carrying `site`'s own policy (the <meta> element of its index.html, byte for byte) and,
+ * after it, three parser-inserted scripts: a same-origin recorder of `securitypolicyviolation`
+ * events, an inline script and a script from `foreign`. Parser-inserted, because the page's
+ * Trusted Types forbid a test to make a script from a string (a script's text and src are sinks);
+ * the parser is no sink, so what refuses these two is script-src alone.
+ */
+function probePage(site: string, foreign: string): string {
+  const meta = /<meta http-equiv="Content-Security-Policy"[^>]*>/.exec(readFileSync(path.join(site, 'index.html'), 'utf8'))?.[0];
+  assert.ok(meta, "the site's index.html has its own policy");
+  const dir = copySite(site);
+  writeFileSync(
+    path.join(dir, 'csp-recorder.js'),
+    "window.__cspSeen = [];\ndocument.addEventListener('securitypolicyviolation', (e) => window.__cspSeen.push(e.violatedDirective + ' ' + e.blockedURI));\n",
+  );
+  writeFileSync(
+    path.join(dir, 'csp-probe.html'),
+    `<!doctype html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n${meta}\n<title>CSP probe</title>\n` +
+      `<script src="/csp-recorder.js"></script>\n<script>window.__cspInlineRan = true</script>\n<script src="${foreign}"></script>\n` +
+      '</head>\n<body><h1>CSP probe</h1></body>\n</html>\n',
+  );
+  return dir;
+}
 
 /**
  * The page's own Content-Security-Policy is enforced where the host sends none (issue 35): python
- * sends no headers, so what refuses here is the <meta> the build writes first in every page. An
- * inline script and a script from another origin (localhost: the same server by another name)
- * are refused, each with a `securitypolicyviolation` (the positive signal); then neither ran nor
- * was fetched. The tab's problems() sees the refusals too (Chromium's console, Firefox's uncaught
- * errors, WebKit's page-side hook), so the empty lists of the scenarios include "no CSP violation".
+ * sends no headers, so what refuses here is the <meta> the build writes first in every page. A page
+ * with `site`'s policy has an inline script and a script from another origin (localhost: the same
+ * server by another name); each is refused with a `securitypolicyviolation` (the positive signal),
+ * and then neither ran nor was fetched. The tab's worker is unregistered first: the worker would
+ * answer the probe page's navigation with the app's not-found page (and WebKitGTK's driver allows
+ * one session, so no fresh profile). Leaves the tab on the probe page, without a worker, and the
+ * host serving a copy of `site` with the probe page.
  */
-export async function assertPolicyEnforced(tab: Tab, host: Host): Promise<void> {
+export async function assertPolicyEnforced(tab: Tab, host: Host, site: string): Promise<void> {
   const root = new URL('/', host.url).href;
   assert.is((await fetch(root)).headers.get('content-security-policy'), null, 'python sends no policy header');
   const probe = new URL('/csp-probe.js', root.replace('127.0.0.1', 'localhost')).href;
-  await tab.evaluate((src) => {
-    const page = window as Window & { __cspSeen?: string[] };
-    const seen: string[] = [];
-    page.__cspSeen = seen;
-    document.addEventListener('securitypolicyviolation', (e) => seen.push(`${e.violatedDirective} ${e.blockedURI}`));
-    const inline = document.createElement('script');
-    inline.textContent = 'window.__cspInlineRan = true';
-    document.head.append(inline);
-    const other = document.createElement('script');
-    other.src = src;
-    document.head.append(other);
-  }, probe);
-  const reported = () => tab.evaluate(() => (window as Window & { __cspSeen?: string[] }).__cspSeen ?? []);
+  await host.setRoot(probePage(site, probe));
+  // Unregistering removes the scope's registration at once (Service Workers, "Unregister"): the
+  // next navigation is not the worker's.
+  await tab.evaluate(async () => {
+    for (const registration of await navigator.serviceWorker.getRegistrations()) await registration.unregister();
+  });
+  await tab.goto(new URL('/csp-probe.html', root).href);
+  const reported = () => tab.evaluate(() => (window as Probed).__cspSeen ?? []);
   await until('the page to report two refusals', async () => (await reported()).length >= 2);
   const seen = await reported();
   // All three engines name the directive that applied to a <script> element (CSP Level 3).
@@ -37,8 +68,37 @@ export async function assertPolicyEnforced(tab: Tab, host: Host): Promise<void> 
   assert.is(await tab.evaluate(() => '__cspInlineRan' in window), false, 'the inline script did not run');
   await host.logged();
   assert.not.ok(requestsSince(host, 0).includes('/csp-probe.js'), 'the other origin was never asked');
+}
+
+/**
+ * The page's Trusted Types are enforced (issue 45): a string written into innerHTML, the sink of
+ * every DOM XSS, throws a TypeError and is reported as a `securitypolicyviolation` of
+ * `require-trusted-types-for` (the positive signal); the element stays empty. The tab's problems()
+ * see the refusal too (Chromium's and Firefox's consoles, WebKit's page-side hook), so the empty
+ * lists of the scenarios include "no Trusted Types violation".
+ */
+export async function assertTrustedTypesEnforced(tab: Tab): Promise<void> {
+  const before = (await tab.problems()).filter((problem) => REFUSAL.test(problem)).length;
+  const outcome = await tab.evaluate(() => {
+    const page = window as Probed;
+    const seen: string[] = [];
+    page.__cspSeen = seen;
+    document.addEventListener('securitypolicyviolation', (e) => seen.push(`${e.violatedDirective} ${e.blockedURI}`));
+    const target = document.createElement('div');
+    document.body.append(target);
+    try {
+      target.innerHTML = '<img src="/x" alt="written by a string">';
+      return { thrown: '', children: target.childElementCount };
+    } catch (error) {
+      return { thrown: (error as Error).name, children: target.childElementCount };
+    }
+  });
+  const reported = () => tab.evaluate(() => (window as Probed).__cspSeen ?? []);
+  await until('the page to report the refusal', async () => (await reported()).length >= 1);
+  assert.equal(await reported(), ['require-trusted-types-for trusted-types-sink']);
+  assert.equal(outcome, { thrown: 'TypeError', children: 0 }, 'the assignment threw and wrote nothing');
   await until(
-    'the refusals among the tab problems',
-    async () => (await tab.problems()).filter((problem) => /Content.Security.Policy|CSP violation/i.test(problem)).length >= 2,
+    'the refusal among the tab problems',
+    async () => (await tab.problems()).filter((problem) => REFUSAL.test(problem)).length > before,
   );
 }
