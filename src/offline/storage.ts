@@ -1,6 +1,7 @@
 // Device storage for the user's data (localStorage: synchronous, so a save can finish inside
 // `pagehide` or right before `location.reload()`, which IndexedDB's async transactions cannot
 // promise). Every failure comes back as a value the UI can show, never as an exception.
+import { isQuotaError } from '../install-report';
 
 /** Why a read or a write did not work: quota reached, storage disabled, or unreadable data. */
 export type StorageProblem = 'full' | 'unavailable' | 'corrupt';
@@ -51,7 +52,6 @@ export function save(key: string, value: unknown, storage = area()): StorageProb
     storage.setItem(key, typeof value === 'string' ? value : JSON.stringify(value));
     return undefined;
   } catch (error) {
-    // QuotaExceededError (Chromium, WebKit) / NS_ERROR_DOM_QUOTA_REACHED (old Firefox)
-    return /quota/i.test((error as Error).name) ? 'full' : 'unavailable';
+    return isQuotaError(error) ? 'full' : 'unavailable';
   }
 }

@@ -1,4 +1,7 @@
-// The first install's "n of m files" for the pages: a few times a second, not once per file.
+// The first install's "n of m files" for the pages: a few times a second, not once per file; and
+// why it failed, when the person can do something about it (src/install-report.ts).
+import { PROGRESS_CHANNEL } from '../app-name';
+import { isQuotaError, type InstallReport } from '../install-report';
 
 /**
  * The least time between two progress reports. Each report re-renders the page's banner, a polite
@@ -54,4 +57,15 @@ export function throttledProgress(total: number, post: (done: number) => void, i
     },
     stop,
   };
+}
+
+/**
+ * Tells the pages that the install failed for lack of room (the Cache API's QuotaExceededError),
+ * which they say in words a person can act on; any other failure needs no words of its own.
+ */
+export function reportInstallFailure(error: unknown): void {
+  if (!isQuotaError(error) || !globalThis.BroadcastChannel) return;
+  const channel = new BroadcastChannel(PROGRESS_CHANNEL);
+  channel.postMessage({ failed: 'no-room' } satisfies InstallReport);
+  channel.close();
 }

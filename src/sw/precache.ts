@@ -2,7 +2,7 @@
 import { PROGRESS_CHANNEL } from '../app-name';
 import { CACHE_NAME, MANIFEST_INTEGRITY, MANIFEST_URL } from './config';
 import { fetchVerified } from './download';
-import { throttledProgress } from './install-progress';
+import { reportInstallFailure, throttledProgress } from './install-progress';
 
 /** The manifest's shape: URL path -> SRI hash ('' for a file that cannot be hash-checked). */
 export type Manifest = Record<string, string>;
@@ -43,6 +43,7 @@ export async function precacheVerified(): Promise<void> {
     await Promise.allSettled(writes);
     // A failing Cache API may refuse the delete too: the install's own failure is what to report.
     await caches.delete(CACHE_NAME).catch(() => {});
+    reportInstallFailure(error);
     throw error;
   }
 }

@@ -3,6 +3,7 @@ import { connectivity } from '../offline/connectivity';
 import { registration } from '../offline/registration/registration-store';
 import { applyUpdate } from '../offline/registration/update-reload';
 import { formatTime } from './format';
+import { noRoomForApp } from './no-room';
 import { useStore } from './useStore';
 
 /**
@@ -30,7 +31,7 @@ function OfflineBanner() {
  * first install and when it is tried again, and a waiting new version.
  */
 function WorkerBanner() {
-  const { state, progress, retryAt } = useStore(registration);
+  const { state, progress, retryAt, installFailure } = useStore(registration);
   if (state === 'update-waiting') {
     return (
       <p>
@@ -45,6 +46,7 @@ function WorkerBanner() {
     const counted = progress?.total ? `: ${progress.done} of ${progress.total} files` : '…';
     return <p>Saving the app for offline use{counted}</p>;
   }
+  if (state === 'error' && installFailure === 'no-room') return <p>{noRoomForApp(retryAt)}</p>;
   if (state === 'error' && retryAt)
     return <p>Offline use is not ready yet: saving the app failed. Trying again at {formatTime(retryAt)}.</p>;
   // progress is set only in the page that saw the first install, so ordinary visits stay quiet.

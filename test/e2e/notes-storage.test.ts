@@ -15,6 +15,7 @@ import {
   openNotesWatched,
   newNotesPage,
 } from './lib/app';
+import { NO_ROOM_FOR_NOTES } from '../../src/ui/no-room';
 import { freshContext, launchWithProfile } from './lib/browser';
 import { startHost } from './lib/hosts';
 import { BUILDS, site } from './lib/site';
@@ -28,7 +29,7 @@ for (const build of BUILDS) {
   const test = suite<Shared>(`notes, bad storage (${build.name})`);
   shareChromium(test, () => startHost('preview', site(build.name, 'v1')));
 
-  test('a full storage shows "Not saved: storage is full", keeps the text on screen, and saves once there is room', async ({
+  test('a full storage says the device has no room and what frees it, keeps the text on screen, and saves once there is room', async ({
     browser,
     host,
   }) => {
@@ -40,7 +41,7 @@ for (const build of BUILDS) {
     assert.ok(fillers > 5, 'the quota is real (several MB)');
     const longer = 'saved before the disk filled up, and this added while it was full';
     await firstNote(page).fill(longer);
-    await until('the notice', async () => (await shownText(notice(page))).includes('Not saved: storage is full'), 3000);
+    await until('the notice', async () => (await shownText(notice(page))) === NO_ROOM_FOR_NOTES, 3000);
     assert.is(await firstNote(page).inputValue(), longer, 'the text stays on screen');
     assert.equal(await savedNotes(page), ['saved before the disk filled up'], 'the last good save is intact');
     // The user makes room; the next save goes through and the notice goes away.

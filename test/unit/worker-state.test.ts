@@ -15,6 +15,7 @@ const worker = (patch: Partial<RegistrationSnapshot>): RegistrationSnapshot => (
   lastCheck: null,
   error: null,
   retryAt: null,
+  installFailure: null,
   repair: null,
   ...patch,
 });
@@ -92,6 +93,18 @@ test('the precache check says what the repairs did, and nothing when there is no
   assert.is(repairText(report({ missing: ['/a'] }), true), '1 file missing: could not be fetched intact, so not repaired.');
   assert.is(repairText(report({ repaired: 1 }), true), 'Repaired 1 file.');
   assert.is(repairText(report({ repaired: 3 }), true), 'Repaired 3 files.');
+});
+
+test('an install refused for lack of room says so: no room on this device, online meanwhile, what frees room, when it tries again', () => {
+  const retryAt = Date.UTC(2026, 0, 1, 12, 0, 0);
+  const text = workerStateText(
+    worker({ state: 'error', error: 'Could not save the app for offline use.', retryAt, installFailure: 'no-room' }),
+    true,
+  );
+  assert.is(
+    text,
+    `error: This device has no room to keep the app for offline use; it works online meanwhile. To use it offline, free some space (delete files or apps you no longer need, or other sites' data in the browser's settings): it tries again at ${new Date(retryAt).toLocaleTimeString()}.`,
+  );
 });
 
 test.run();

@@ -54,7 +54,7 @@ export function reportFailedInstall(registered: ServiceWorkerRegistration, regis
 export function retryFirstInstall(error: string, registerAgain: () => void): void {
   installFailures++;
   const retryAt = scheduleInstallRetry(installFailures, () => {
-    registrationState.update({ state: 'registering', error: null, retryAt: null });
+    registrationState.update({ state: 'registering', error: null, retryAt: null, installFailure: null });
     registerAgain();
   });
   registrationState.update({ state: 'error', error, retryAt });

@@ -2,6 +2,7 @@
 // version, last update check, the retry of a failed first install, the worker's cache report),
 // and the ServiceWorkerRegistration itself, which the update checks and "Reload to update" act on.
 // Each job of registration/ writes its own fields; the UI only reads.
+import type { InstallFailure } from '../../install-report';
 import type { RepairReport } from '../../repair-report';
 import { createStore, type Store } from '../../store';
 
@@ -23,6 +24,8 @@ export interface RegistrationSnapshot {
   error: string | null;
   /** When the page tries a failed first install again (ms since epoch), while one is due. */
   retryAt: number | null;
+  /** Why the last install failed, when the worker said (no room to store the app's files). */
+  installFailure: InstallFailure | null;
   /** The worker's last check of its cache (missing files, repairs), once it reported one. */
   repair: RepairReport | null;
 }
@@ -36,6 +39,7 @@ export const registrationState = createStore<RegistrationSnapshot>({
   lastCheck: null,
   error: null,
   retryAt: null,
+  installFailure: null,
   repair: null,
 });
 

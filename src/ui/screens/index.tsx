@@ -1,6 +1,7 @@
 // /, "Notes": the app's own work, kept on this device (src/notes/ has the data).
 import { addNote, deleteNote, editNote, notes, startOver } from '../../notes/store';
 import { reloadAfterFlush } from '../../offline/flush';
+import { NO_ROOM_FOR_NOTES } from '../no-room';
 import { useStore } from '../useStore';
 import { Backup } from './notes/Backup';
 
@@ -8,7 +9,7 @@ export const title = 'Notes';
 export const navOrder = 1;
 
 const PROBLEMS = {
-  full: 'Not saved: storage is full. Your text stays here until there is room.',
+  full: NO_ROOM_FOR_NOTES,
   unavailable: 'This browser keeps no data here: notes last until the tab closes.',
 };
 

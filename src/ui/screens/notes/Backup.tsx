@@ -4,6 +4,7 @@ import { useState, type ChangeEvent } from 'react';
 import { backupFileName, backupText, limitProblem, readBackup, sizeProblem } from '../../../notes/backup';
 import { notes, restoreNotes } from '../../../notes/store';
 import { formatCount } from '../../format';
+import { NO_ROOM_FOR_RESTORE } from '../../no-room';
 
 /** "1 note", "3 notes". */
 const noteCount = (count: number): string => formatCount(count, 'note');
@@ -34,7 +35,7 @@ async function restoreFrom(file: File): Promise<string> {
   const outcome = restoreNotes(read.notes);
   if ('problem' in outcome && outcome.problem === 'outdated')
     return 'Not restored: your notes were saved by a newer version of this app. Nothing was changed; reload to get it.';
-  if ('problem' in outcome) return 'Not restored: storage is full. Nothing was changed; make room and try again.';
+  if ('problem' in outcome) return NO_ROOM_FOR_RESTORE;
   return `Restored from ${file.name}: ${noteCount(outcome.added)} added, ${noteCount(outcome.updated)} updated.`;
 }
 

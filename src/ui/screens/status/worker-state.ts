@@ -3,6 +3,7 @@
 import type { RegistrationSnapshot } from '../../../offline/registration/registration-store';
 import type { RepairReport } from '../../../repair-report';
 import { formatCount, formatTime } from '../../format';
+import { noRoomForApp } from '../../no-room';
 
 /** "1 file", "3 files". */
 const files = (count: number): string => formatCount(count, 'file');
@@ -13,11 +14,16 @@ const waitsForNetwork = (repair: RepairReport, online: boolean): boolean => repa
 /**
  * One of: ready; installing (n of m files); update waiting; repairing (k missing); offline and
  * incomplete (k missing, will repair when online); offline copy damaged; this browser's storage
- * is failing; error: the reason (and when a failed first install is tried again). '…' before the
+ * is failing; error: the reason (no room on this device said as such, and when a failed first
+ * install is tried again). '…' before the
  * page has looked.
  */
-export function workerStateText({ state, progress, error, retryAt, repair }: RegistrationSnapshot, online: boolean): string {
+export function workerStateText(
+  { state, progress, error, retryAt, installFailure, repair }: RegistrationSnapshot,
+  online: boolean,
+): string {
   if (state === 'unknown') return '…';
+  if (state === 'error' && installFailure === 'no-room') return `error: ${noRoomForApp(retryAt)}`;
   if (state === 'ready' && repair) {
     const cacheText = cacheStateText(repair, online);
     if (cacheText) return cacheText;
