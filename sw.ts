@@ -5,7 +5,7 @@
 // are in the README's "The offline layer". The kill switch is another worker: src/sw/kill-switch.ts.
 import { cacheFirst } from './src/sw/cache-first';
 import { cacheKeys } from './src/sw/cache-keys';
-import { CACHE_NAME, NETWORK_ONLY, VERSION } from './src/sw/config';
+import { CACHE_NAME, CLAIMED_PATHS, NETWORK_ONLY, VERSION } from './src/sw/config';
 import { deleteOurCaches } from './src/sw/our-caches';
 import { precacheVerified } from './src/sw/precache';
 import { checkAndRepair } from './src/sw/repair';
@@ -27,7 +27,7 @@ self.addEventListener('fetch', (event) => {
   const url = new URL(request.url);
   if (url.origin !== location.origin) return;
   const isNavigation = request.mode === 'navigate';
-  const keys = cacheKeys(url.pathname, isNavigation, NETWORK_ONLY);
+  const keys = cacheKeys(url.pathname, isNavigation, NETWORK_ONLY, CLAIMED_PATHS);
   if (keys.length === 0) return;
   const answered = cacheFirst(request, keys);
   event.respondWith(answered);
@@ -47,11 +47,15 @@ self.addEventListener('message', (event) => {
 });
 
 /**
- * Deletes other versions' caches (ours only), and claims the open pages only on the very first
+ * Deletes older versions' caches (ours only), and claims the open pages only on the very first
  * install: nothing was controlled before. On an update the user chose skipWaiting, which hands
- * the open pages over anyway; otherwise pages never switch versions under them.
+ * the open pages over anyway; otherwise pages never switch versions under them. A newer version
+ * installing (a deploy landed) or waiting at this moment has a cache of ours too, and a version's
+ * name does not say which is newer: the older caches are then left to that version's activation,
+ * which deletes every cache but its own.
  */
 async function deleteOldVersionsAndClaimFirstInstall(): Promise<void> {
+  if (self.registration.installing || self.registration.waiting) return;
   const deleted = await deleteOurCaches(CACHE_NAME);
   if (deleted === 0) await self.clients.claim();
 }

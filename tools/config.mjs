@@ -8,7 +8,7 @@ import { listScreens } from './screens.mjs';
 
 /**
  * The parts of package.json the tools read; unchecked until readConfig() checks them.
- * @typedef {{ name?: unknown, displayName?: unknown, description?: unknown, version?: string, budgets?: unknown, networkOnly?: unknown }} PackageJson
+ * @typedef {{ name?: unknown, displayName?: unknown, description?: unknown, version?: string, budgets?: unknown, networkOnly?: unknown, claimedPaths?: unknown, stallSeconds?: unknown }} PackageJson
  */
 
 /**
@@ -29,6 +29,8 @@ import { listScreens } from './screens.mjs';
  * @property {Identity} identity the name, display name and base
  * @property {string} description package.json `description` (the display name without one): the page's and the manifest's
  * @property {string[]} networkOnly path prefixes the worker never answers for
+ * @property {string[]} claimedPaths path prefixes under the base whose every navigation the worker answers
+ * @property {number} stallSeconds how long a download may make no progress before it is asked again
  * @property {Record<string, number>} budgets gzip budgets in bytes, by group
  * @property {Screen[]} screens every screen, the not-found page last
  */
@@ -87,10 +89,43 @@ export function checkedBase(base) {
  * @returns {string[]}
  */
 export function networkOnlyOf(pkg) {
-  const prefixes = pkg.networkOnly ?? [];
+  return pathPrefixesOf(pkg, 'networkOnly');
+}
+
+/**
+ * Checks package.json `claimedPaths` (path prefixes under the base where every navigation is the
+ * app's, even one its version does not know: `["/"]` claims every path); returns [] when absent.
+ * @param {PackageJson} pkg
+ * @returns {string[]}
+ */
+export function claimedPathsOf(pkg) {
+  return pathPrefixesOf(pkg, 'claimedPaths');
+}
+
+/**
+ * A package.json field that lists path prefixes, checked; [] when absent.
+ * @param {PackageJson} pkg
+ * @param {'networkOnly' | 'claimedPaths'} field
+ * @returns {string[]}
+ */
+function pathPrefixesOf(pkg, field) {
+  const prefixes = pkg[field] ?? [];
   const valid = Array.isArray(prefixes) && prefixes.every((prefix) => typeof prefix === 'string' && prefix.startsWith('/'));
-  if (!valid) throw new BuildError('package.json "networkOnly" must be a list of path prefixes starting with "/"');
+  if (!valid) throw new BuildError(`package.json "${field}" must be a list of path prefixes starting with "/"`);
   return prefixes;
+}
+
+/**
+ * Checks package.json `stallSeconds` (how long the worker's download may make no progress before
+ * it is abandoned and asked again; 10 when absent, for links that pause longer).
+ * @param {PackageJson} pkg
+ * @returns {number}
+ */
+export function stallSecondsOf(pkg) {
+  const seconds = pkg.stallSeconds ?? 10;
+  if (typeof seconds !== 'number' || !(seconds > 0) || seconds > 600)
+    throw new BuildError('package.json "stallSeconds" must be a number of seconds above 0 and at most 600');
+  return seconds;
 }
 
 /** The budgets a build measures (tools/build/budgets.mjs): the worker, the page's JS (React or Preact build), CSS, our own code. */
@@ -151,6 +186,8 @@ export async function readConfig(root, { base = '/' } = {}) {
     identity,
     description: appDescription(pkg, identity),
     networkOnly: networkOnlyOf(pkg),
+    claimedPaths: claimedPathsOf(pkg),
+    stallSeconds: stallSecondsOf(pkg),
     budgets: budgetsOf(pkg),
     screens,
   };

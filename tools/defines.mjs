@@ -27,14 +27,17 @@ export const pageDefines = ({ dev, identity }) => ({
 
 /**
  * The constants esbuild replaces in the worker: the app's names, its version (a placeholder
- * until the worker's own hash is known), the manifest's SRI hash and the network-only prefixes.
- * @param {{ identity: Partial<Identity>, version: string, manifestIntegrity: string, networkOnly: string[] }} options
+ * until the worker's own hash is known), the manifest's SRI hash, the network-only and claimed
+ * prefixes, and the stall limit.
+ * @param {{ identity: Partial<Identity>, version: string, manifestIntegrity: string, networkOnly: string[], claimedPaths?: string[], stallSeconds?: number }} options
  * @returns {Record<string, string>}
  */
-export const workerDefines = ({ identity, version, manifestIntegrity, networkOnly }) =>
+export const workerDefines = ({ identity, version, manifestIntegrity, networkOnly, claimedPaths = [], stallSeconds = 10 }) =>
   jsonDefines({
     ...identity,
     __VERSION__: version,
     __MANIFEST_INTEGRITY__: manifestIntegrity,
     __NETWORK_ONLY__: networkOnly,
+    __CLAIMED_PATHS__: claimedPaths,
+    __STALL_MS__: stallSeconds * 1000,
   });

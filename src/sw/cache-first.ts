@@ -1,48 +1,81 @@
 // The serving strategy: this version's cache first, every precached copy checked by its SHA-384;
-// a precached file missing or damaged is fetched again verified and put back; the network for
-// anything not precached, and for everything when the cache itself fails.
+// a precached file missing or damaged is fetched again verified and put back; the network, its
+// answer untouched, for anything this version does not own, and for everything while the Cache
+// API fails.
 import { withBase } from '../base';
-import { cached, cachedOrRepaired, cachedVerified, precacheManifest } from './repair';
+import { NOT_FOUND_PAGE } from './cache-keys';
 import type { Manifest } from './precache';
 import { rangeResponse } from './range';
+import { cached, cachedOrRepaired, cachedVerified, precacheManifest, storageFailureCount } from './repair';
 
 /**
  * The app shell a navigation falls back to when its own page is missing and cannot be fetched
  * intact: any route's HTML loads the whole app, whose router then shows the route of the URL.
  */
-const SHELLS = [withBase('/'), withBase('/404.html')];
+const SHELLS = [withBase('/'), NOT_FOUND_PAGE];
+
+/** The request is not this version's to answer: the network's answer goes through untouched. */
+const NETWORK = 'network';
+
+/** Whether the manifest lists `url` as its own key (not one of Object.prototype's). */
+const lists = (manifest: Manifest, url: string): boolean =>
+  // biome-ignore lint/suspicious/noPrototypeBuiltins: Object.hasOwn is Safari 15.4+, beyond the minimum engines (tools/build/targets.mjs).
+  Object.prototype.hasOwnProperty.call(manifest, url);
 
 /**
  * Answers from this version's cache (the first of `keys` the manifest lists). A precached file
  * missing or damaged is refetched with its SHA-384 and put back; one that cannot be had intact
  * (altered bytes, an error, no network) is never answered with unverified bytes: a navigation
- * gets the cached app shell, anything else a network error. A request for something not
- * precached goes to the network. Should anything in the worker's own path fail unexpectedly, the
- * network answers: a worker fault must never lock an online person out (Angular's worker falls
- * back the same way in its safe mode).
+ * gets the cached app shell, anything else a network error. Anything else goes to the network
+ * untouched and streamed; a navigation the network cannot answer gets the cached not-found page.
+ * While the Cache API fails, and should anything in the worker's own path fail unexpectedly, the
+ * request gets what a page without the worker would: the network's answer (Angular's worker falls
+ * back the same way in its safe mode). After a deploy the network's bytes are the new version's,
+ * which the old manifest's hashes would refuse; the page's own `integrity` attributes still check
+ * every script and stylesheet it loads.
  */
 export async function cacheFirst(request: Request, keys: string[]): Promise<Response> {
+  const failuresBefore = storageFailureCount();
+  let copy: Response | typeof NETWORK;
   try {
-    const response = await precachedResponse(request, keys);
-    if (!response) return Response.error();
-    const range = request.headers.get('range');
-    if (range) return await rangeResponse(response, range);
-    return response;
+    copy = await precachedCopy(request, keys);
   } catch {
     return fetch(request);
   }
+  if (storageFailureCount() !== failuresBefore) return fetch(request);
+  if (copy === NETWORK) return request.mode === 'navigate' ? networkOrNotFound(request) : fetch(request);
+  const range = request.headers.get('range');
+  // Only a whole verified copy is sliced; an error answers as it is.
+  if (range && copy.status === 200) return rangeResponse(copy, range);
+  return copy;
 }
 
-/** The cached, repaired or fallback response for `keys`, or undefined for a network error. */
-async function precachedResponse(request: Request, keys: string[]): Promise<Response | undefined> {
+/** The cached, repaired or fallback copy for `keys`, a network error, or NETWORK when the version does not own the request. */
+async function precachedCopy(request: Request, keys: string[]): Promise<Response | typeof NETWORK> {
   // Without its manifest (lost, and offline) the worker cannot tell a precached URL from
   // another: it answers what its cache holds (verified when it was put) and asks the network for the rest.
   const manifest = await precacheManifest();
-  const key = manifest ? keys.find((candidate) => Object.hasOwn(manifest, candidate)) : undefined;
-  if (!manifest || !key) return (await firstCached(keys)) ?? fetch(request);
+  if (!manifest) return (await firstCached(keys)) ?? NETWORK;
+  const key = keys.find((candidate) => lists(manifest, candidate));
+  if (!key) return NETWORK;
   const response = await cachedOrRepaired(key, manifest[key]);
-  if (response || request.mode !== 'navigate') return response;
-  return firstVerifiedShell(manifest);
+  if (response) return response;
+  if (request.mode !== 'navigate') return Response.error();
+  return (await firstVerifiedShell(manifest)) ?? Response.error();
+}
+
+/** The network's answer to a navigation, or, when the network fails (offline), the cached not-found page. */
+async function networkOrNotFound(request: Request): Promise<Response> {
+  try {
+    return await fetch(request);
+  } catch {
+    const manifest = await precacheManifest();
+    const notFound =
+      manifest && lists(manifest, NOT_FOUND_PAGE)
+        ? await cachedVerified(NOT_FOUND_PAGE, manifest[NOT_FOUND_PAGE])
+        : await cached(NOT_FOUND_PAGE);
+    return notFound ?? Response.error();
+  }
 }
 
 /** The first of `keys` in this version's cache, or undefined. */
@@ -57,7 +90,7 @@ async function firstCached(keys: string[]): Promise<Response | undefined> {
 /** The first app shell whose cached copy is readable and intact, or undefined. */
 async function firstVerifiedShell(manifest: Manifest): Promise<Response | undefined> {
   for (const shell of SHELLS) {
-    if (!Object.hasOwn(manifest, shell)) continue;
+    if (!lists(manifest, shell)) continue;
     const response = await cachedVerified(shell, manifest[shell]);
     if (response) return response;
   }

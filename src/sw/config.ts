@@ -6,6 +6,7 @@ import { withBase } from '../base';
 declare const __VERSION__: string;
 declare const __MANIFEST_INTEGRITY__: string;
 declare const __NETWORK_ONLY__: string[];
+declare const __CLAIMED_PATHS__: string[];
 
 /** This build's version id: a hash over every file, the manifest and this worker's own code. */
 export const VERSION: string = __VERSION__;
@@ -25,3 +26,10 @@ export const MANIFEST_INTEGRITY: string = __MANIFEST_INTEGRITY__;
 
 /** Path prefixes that always go to the network (package.json `networkOnly`: ACME, server pages). */
 export const NETWORK_ONLY: readonly string[] = __NETWORK_ONLY__;
+
+/**
+ * Path prefixes under the base where every navigation is the app's, one this version does not
+ * know answered with its not-found page even online (package.json `claimedPaths`; `["/"]`: every
+ * path). Elsewhere the worker answers only its version's own routes.
+ */
+export const CLAIMED_PATHS: readonly string[] = __CLAIMED_PATHS__;

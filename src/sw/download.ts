@@ -1,8 +1,9 @@
 // Downloads of this version's files, verified by their SHA-384 and never left waiting forever.
 // On a weak signal one connection can stop moving while a new request for the same file would be
-// answered at once: a download that makes no progress for STALL_MS is abandoned and asked again,
-// a bounded number of times. A slow download that keeps delivering bytes is never a stall.
-import { sri } from '../sri';
+// answered at once: a response that makes no progress for STALL_MS (or a request unanswered for
+// ANSWER_MS) is abandoned and asked again, a bounded number of times. A slow download that keeps
+// delivering bytes is never a stall, however long it takes in all.
+import { isThisVersions } from './this-version';
 
 /**
  * How a fetch goes out. `keepalive` is for the install only: Chromium 156 lets an installing
@@ -15,13 +16,33 @@ import { sri } from '../sri';
  */
 export type FetchMode = { keepalive: boolean };
 
+declare const __STALL_MS__: number;
+
 /**
- * A download with no progress (no answer yet, or no new bytes) for this long is a stall. Long
- * enough for a phone whose radio wakes up or hands over between cells (a few seconds), short
- * enough that one stalled file among fifteen still leaves the first visit offline-ready within
- * a minute (STALL_MS × DOWNLOAD_TRIES, plus the other files).
+ * A download whose open response makes no progress (no new bytes) for this long is a stall: 10 s
+ * unless package.json `stallSeconds` says otherwise. Long enough for a phone whose radio wakes up
+ * or hands over between cells (a few seconds), short enough that one stalled file among fifteen
+ * still leaves the first visit offline-ready within a minute (ANSWER_MS + STALL_MS × 2, plus the
+ * other files). The clock starts when the response's headers arrive: before that the request may
+ * still be waiting for a connection (an engine sends six at a time to an HTTP/1.1 host, and the
+ * page's own requests share them), and a slow response that keeps moving is never a stall.
  */
-export const STALL_MS = 10_000;
+export const STALL_MS: number = __STALL_MS__;
+
+/**
+ * How long a request may wait for its response's headers: twice the stall limit, because that
+ * wait includes any time queued for a connection behind the page's own requests (the install keeps
+ * DOWNLOADS_AT_ONCE below HTTP/1.1's six per host, so never behind its own).
+ */
+export const ANSWER_MS = 2 * STALL_MS;
+
+/**
+ * At most this many downloads of the worker at once, the install's and the repairs' alike: fewer
+ * than the six connections an engine opens to an HTTP/1.1 host, so none of them waits for a
+ * connection behind another of ours, and the page keeps two for its own requests. (Chromium's
+ * limit of 256 keepalive fetches in flight is far above it.)
+ */
+export const DOWNLOADS_AT_ONCE = 4;
 
 /** Tries per download when it stalls: the first, and two more on new requests. */
 export const DOWNLOAD_TRIES = 3;
@@ -35,7 +56,7 @@ export class StalledDownload extends Error {}
  * has just loaded most of these files, and the hash makes any copy safe, so on a first visit each
  * file crosses the network once. A copy that fails the check (a stale HTTP cache, an old CDN edge),
  * an error answer or a stall is asked of the server itself; a stall again, up to DOWNLOAD_TRIES in
- * all. A file with no hash to check (audit.json) always comes from the server.
+ * all. A file with no hash to check (audit.json, checked by its version) always comes from the server.
  */
 export async function fetchVerified(url: string, integrity: string, mode: FetchMode = { keepalive: false }): Promise<Response> {
   let cache: RequestCache = integrity ? 'force-cache' : 'reload';
@@ -58,19 +79,20 @@ export async function fetchVerified(url: string, integrity: string, mode: FetchM
  * from a slow one. The hash is the same SHA-384, checked before anything is returned.
  */
 async function downloadChecked(url: string, integrity: string, cache: RequestCache, { keepalive }: FetchMode): Promise<Response> {
-  const watchdog = new StallWatchdog();
+  const watchdog = new StallWatchdog(ANSWER_MS);
   try {
     const response = await fetch(url, { cache, keepalive, signal: watchdog.signal });
-    watchdog.progressed();
+    watchdog.progressed(STALL_MS);
     if (!response.ok || response.type !== 'basic') throw new Error(`${url}: ${response.status}`);
-    const bytes = await readBody(response, () => watchdog.progressed());
-    if (integrity && (await sri(bytes)) !== integrity) throw new Error(`${url}: bytes do not match their SHA-384`);
+    const bytes = await readBody(response, () => watchdog.progressed(STALL_MS));
+    if (!(await isThisVersions(bytes, integrity)))
+      throw new Error(`${url}: bytes are not this version's (SHA-384, or audit.json's version)`);
     // A new response of the same bytes and headers: one the host sent through a redirect would
     // be refused for a navigation (its redirect mode is 'manual'; Safari and Chromium refuse it),
     // and this one keeps no record of it.
     return new Response(bytes, { status: response.status, statusText: response.statusText, headers: response.headers });
   } catch (error) {
-    if (watchdog.stalled) throw new StalledDownload(`${url}: no progress for ${STALL_MS / 1000} s`);
+    if (watchdog.stalled) throw new StalledDownload(`${url}: no progress for ${watchdog.limitMs / 1000} s`);
     throw error;
   } finally {
     watchdog.stop();
@@ -99,30 +121,53 @@ async function readBody(response: Response, onChunk: () => void): Promise<Uint8A
   return bytes;
 }
 
-/** Aborts a download (through `signal`) once STALL_MS pass without a call to progressed(). */
+/** Aborts a download (through `signal`) once its time limit passes without a call to progressed(). */
 class StallWatchdog {
   private readonly controller = new AbortController();
   private timer: ReturnType<typeof setTimeout> | undefined;
   stalled = false;
+  limitMs = 0;
 
-  constructor() {
-    this.progressed();
+  /** Starts the clock: the request gets `answerMs` to be answered. */
+  constructor(answerMs: number) {
+    this.progressed(answerMs);
   }
 
   get signal(): AbortSignal {
     return this.controller.signal;
   }
 
-  /** Bytes (or the answer's headers) arrived: the stall clock starts again. */
-  progressed(): void {
+  /** The answer's headers or some bytes arrived: the clock starts again, with `limitMs` until the next progress. */
+  progressed(limitMs: number): void {
     clearTimeout(this.timer);
+    this.limitMs = limitMs;
     this.timer = setTimeout(() => {
       this.stalled = true;
       this.controller.abort();
-    }, STALL_MS);
+    }, limitMs);
   }
 
   stop(): void {
     clearTimeout(this.timer);
   }
+}
+
+/**
+ * Runs `task` on every item, at most `limit` at a time. After a failure no new item starts, and
+ * it rejects with that failure only once the tasks under way have settled: a write still running
+ * after the caller deleted the cache would create it again.
+ */
+export async function eachAtMost<T>(items: T[], limit: number, task: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  let failure: { error: unknown } | undefined;
+  const lane = async () => {
+    while (!failure && next < items.length) {
+      const item = items[next++];
+      await task(item).catch((error: unknown) => {
+        failure ??= { error };
+      });
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane));
+  if (failure) throw failure.error;
 }

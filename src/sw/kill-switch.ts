@@ -20,15 +20,19 @@ self.addEventListener('activate', (event) => event.waitUntil(withdrawAndReloadPa
 // the pages `activate` reloaded are on their way, and the page that asked is not controlled.
 self.addEventListener('message', (event) => event.waitUntil(withdraw()));
 
-/** Deletes our caches and unregisters. */
+/** Deletes our caches and unregisters; unregisters even when the Cache API refuses the deletes (a damaged profile, a full disk). */
 async function withdraw(): Promise<void> {
-  await deleteOurCaches();
-  await self.registration.unregister();
+  try {
+    await deleteOurCaches();
+  } finally {
+    await self.registration.unregister();
+  }
 }
 
 /** Withdraws, then reloads the pages the bad version controlled, so they load from the network with no worker. */
 async function withdrawAndReloadPages(): Promise<void> {
-  await withdraw();
+  // Caches left behind are not served once unregistered: the pages must still leave the bad version.
+  await withdraw().catch(() => {});
   const pages = await self.clients.matchAll({ type: 'window' });
   for (const page of pages) page.navigate(page.url);
 }

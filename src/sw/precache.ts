@@ -1,17 +1,11 @@
 // The install: every file of this version, each verified by its SHA-384, stored all or nothing.
 import { PROGRESS_CHANNEL } from '../app-name';
 import { CACHE_NAME, MANIFEST_INTEGRITY, MANIFEST_URL } from './config';
-import { fetchVerified } from './download';
+import { DOWNLOADS_AT_ONCE, eachAtMost, fetchVerified } from './download';
 import { reportInstallFailure, throttledProgress } from './install-progress';
 
 /** The manifest's shape: URL path -> SRI hash ('' for a file that cannot be hash-checked). */
 export type Manifest = Record<string, string>;
-
-/**
- * At most this many install downloads at once: well under Chromium's 256 keepalive fetches
- * (src/sw/download.ts says why the install uses them), and more than HTTP/1.1's six connections.
- */
-const INSTALL_FETCHES_AT_ONCE = 16;
 
 /**
  * Fetches the manifest and every file it lists, verified, and stores each one in this version's
@@ -60,7 +54,7 @@ async function fetchAndStoreReportingProgress(
   const progress = throttledProgress(urls.length, (done) => channel?.postMessage([done, urls.length]));
   let done = 0;
   try {
-    await eachAtMost(urls, INSTALL_FETCHES_AT_ONCE, async (url) => {
+    await eachAtMost(urls, DOWNLOADS_AT_ONCE, async (url) => {
       await store(url, await fetchVerified(url, manifest[url], { keepalive: true }));
       done++;
       progress.report(done);
@@ -69,24 +63,4 @@ async function fetchAndStoreReportingProgress(
     progress.stop();
     channel?.close();
   }
-}
-
-/**
- * Runs `task` on every item, at most `limit` at a time. After a failure no new item starts, and
- * it rejects with that failure only once the tasks under way have settled: a write still running
- * after the caller deleted the cache would create it again.
- */
-async function eachAtMost<T>(items: T[], limit: number, task: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  let failure: { error: unknown } | undefined;
-  const lane = async () => {
-    while (!failure && next < items.length) {
-      const item = items[next++];
-      await task(item).catch((error: unknown) => {
-        failure ??= { error };
-      });
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane));
-  if (failure) throw failure.error;
 }

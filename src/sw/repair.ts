@@ -8,10 +8,10 @@
 // the verified download answers the request anyway: an online person is never locked out.
 import { REPAIR_CHANNEL } from '../app-name';
 import type { RepairReport } from '../repair-report';
-import { sri } from '../sri';
 import { CACHE_NAME, MANIFEST_INTEGRITY, MANIFEST_URL } from './config';
-import { fetchVerified } from './download';
+import { DOWNLOADS_AT_ONCE, eachAtMost, fetchVerified } from './download';
 import type { Manifest } from './precache';
+import { isThisVersions } from './this-version';
 
 /** Where the cache stands, as the pages are told (src/repair-report.ts). */
 const report: RepairReport = { missing: [], damaged: [], repaired: 0, repairing: false, offline: false, storageFailing: false };
@@ -53,9 +53,12 @@ export async function cached(url: string): Promise<Response | undefined> {
   }
 }
 
+/** How many Cache API calls rejected since this worker started: a request compares it before and after. */
+export const storageFailureCount = (): number => storageFailures;
+
 /**
- * This version's copy of `url` when it is there and its bytes match `integrity` (any readable
- * bytes when `integrity` is ''); undefined otherwise. A copy that cannot be read or fails its
+ * This version's copy of `url` when it is there and its bytes are this version's (`integrity`,
+ * src/sw/this-version.ts); undefined otherwise. A copy that cannot be read or fails its
  * hash is damaged: it is deleted, so the repair that follows puts a verified one in its place.
  */
 export async function cachedVerified(url: string, integrity: string): Promise<Response | undefined> {
@@ -71,7 +74,7 @@ export async function cachedVerified(url: string, integrity: string): Promise<Re
     await forgetDamaged(url);
     return undefined;
   }
-  if (integrity && (await sri(bytes)) !== integrity) {
+  if (!(await isThisVersions(bytes, integrity))) {
     await forgetDamaged(url);
     return undefined;
   }
@@ -83,10 +86,20 @@ async function forgetDamaged(url: string): Promise<void> {
   damaged.add(url);
   broadcast();
   try {
-    await (await caches.open(CACHE_NAME)).delete(url);
+    await (await existingCache())?.delete(url);
   } catch {
     storageFailed();
   }
+}
+
+/**
+ * This version's cache, or undefined once it is gone. After "Reload to update" the next version's
+ * activation deletes it while a repair of this worker may still be downloading: `caches.open`
+ * would create it again, empty and orphaned until the update after.
+ */
+async function existingCache(): Promise<Cache | undefined> {
+  if (!(await caches.has(CACHE_NAME))) return undefined;
+  return caches.open(CACHE_NAME);
 }
 
 /**
@@ -118,7 +131,9 @@ async function fetchAndPut(url: string, integrity: string): Promise<Response | u
     return undefined;
   }
   try {
-    await (await caches.open(CACHE_NAME)).put(url, response.clone());
+    const cache = await existingCache();
+    if (!cache) return response;
+    await cache.put(url, response.clone());
     report.repaired++;
     damaged.delete(url);
   } catch {
@@ -174,7 +189,9 @@ async function checkEveryEntry(): Promise<void> {
   report.repairing = missing.length > 0 && !report.offline && !report.storageFailing;
   broadcast();
   if (!report.repairing) return;
-  await Promise.all(missing.map(([url, integrity]) => repair(url, integrity)));
+  await eachAtMost(missing, DOWNLOADS_AT_ONCE, async ([url, integrity]) => {
+    await repair(url, integrity);
+  });
   // What is in the cache now: a download that failed, or a put the cache refused, left it out.
   const stillMissing: string[] = [];
   for (const [url] of missing) if (!(await cached(url))) stillMissing.push(url);

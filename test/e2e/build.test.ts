@@ -121,6 +121,22 @@ test('does not type-check (esbuild strips types): a type error still builds; --c
   assert.is(checked.stderr.split('\n').length, 1);
 });
 
+test('fails with one line when the worker or the page calls an API beyond the minimum engines (README)', () => {
+  const sw = path.join(dir, 'sw.ts');
+  const workerCode = readFileSync(sw, 'utf8');
+  writeFileSync(sw, workerCode + "\nself.addEventListener('push', (event) => console.info(Object.hasOwn(event, 'data')));\n");
+  const worker = build(dir);
+  assert.is(worker.code, 1);
+  assert.match(worker.stderr, /^build failed: sw\.js calls Object\.hasOwn \(.*Safari 15\.4\), beyond the minimum engines .*safari15/);
+  assert.is(worker.stderr.split('\n').length, 1);
+  writeFileSync(sw, workerCode);
+  const main = path.join(dir, 'src/main.tsx');
+  writeFileSync(main, readFileSync(main, 'utf8') + '\nconsole.info(location.pathname.split("/").at(-1));\n');
+  const page = build(dir);
+  assert.is(page.code, 1);
+  assert.match(page.stderr, /^build failed: assets\/app-\w+\.js calls Array\.prototype\.at /);
+});
+
 test('fails with one line when a budget is exceeded, and leaves the last dist/ alone', () => {
   assert.is(build(dir).code, 0);
   const before = snapshot(path.join(dir, 'dist'));

@@ -8,16 +8,19 @@ import { cacheKeys } from '../../src/sw/cache-keys';
 import { parseRange } from '../../src/sw/range';
 import { precacheManifest, urlOf } from '../../tools/build/precache-manifest.mjs';
 import { buildServiceWorker } from '../../tools/build/worker.mjs';
-import { networkOnlyOf } from '../../tools/config.mjs';
+import { claimedPathsOf, networkOnlyOf, stallSecondsOf } from '../../tools/config.mjs';
 
 const keys = suite('sw cache keys');
 const NETWORK_ONLY = ['/.well-known/'];
 
-keys('a navigation tries the path, its slash form, then the prerendered not-found page', () => {
-  assert.equal(cacheKeys('/status', true, NETWORK_ONLY), ['/status', '/status/', '/404.html']);
-  assert.equal(cacheKeys('/status/', true, NETWORK_ONLY), ['/status/', '/status/', '/404.html']);
-  assert.equal(cacheKeys('/', true, NETWORK_ONLY), ['/', '/', '/404.html']);
-  assert.equal(cacheKeys('/no/such/page', true, NETWORK_ONLY), ['/no/such/page', '/no/such/page/', '/404.html']);
+keys('a navigation tries the path and its slash form; the not-found page only under a claimed prefix', () => {
+  assert.equal(cacheKeys('/status', true, NETWORK_ONLY), ['/status', '/status/']);
+  assert.equal(cacheKeys('/status/', true, NETWORK_ONLY), ['/status/', '/status/']);
+  assert.equal(cacheKeys('/', true, NETWORK_ONLY), ['/', '/']);
+  assert.equal(cacheKeys('/other-site/', true, NETWORK_ONLY), ['/other-site/', '/other-site/']);
+  assert.equal(cacheKeys('/no/such/page', true, NETWORK_ONLY, ['/']), ['/no/such/page', '/no/such/page/', '/404.html']);
+  assert.equal(cacheKeys('/notes/x', true, NETWORK_ONLY, ['/notes/']), ['/notes/x', '/notes/x/', '/404.html']);
+  assert.equal(cacheKeys('/other-site/', true, NETWORK_ONLY, ['/notes/']), ['/other-site/', '/other-site/']);
 });
 
 keys('a file request tries only its own path: a missing file is not answered with the shell', () => {
@@ -29,7 +32,8 @@ keys('network-only prefixes go to the network, navigations included', () => {
   assert.equal(cacheKeys('/.well-known/acme-challenge/x', true, NETWORK_ONLY), []);
   assert.equal(cacheKeys('/.well-known/security.txt', false, NETWORK_ONLY), []);
   assert.equal(cacheKeys('/api/x', true, ['/api/', '/.well-known/']), []);
-  assert.equal(cacheKeys('/apiary', true, ['/api/']), ['/apiary', '/apiary/', '/404.html']);
+  assert.equal(cacheKeys('/apiary', true, ['/api/']), ['/apiary', '/apiary/']);
+  assert.equal(cacheKeys('/api/x', true, ['/api/'], ['/']), [], 'network-only wins over claimed');
 });
 keys.run();
 
@@ -124,6 +128,19 @@ config('"networkOnly" defaults to none, and must be a list of paths', () => {
       /"networkOnly" must be a list of path prefixes starting with "\/"/,
       JSON.stringify(bad),
     );
+  }
+});
+config('"claimedPaths" defaults to none, and must be a list of paths', () => {
+  assert.equal(claimedPathsOf({}), []);
+  assert.equal(claimedPathsOf({ claimedPaths: ['/'] }), ['/']);
+  assert.throws(() => claimedPathsOf({ claimedPaths: 'everything' }), /"claimedPaths" must be a list of path prefixes starting with "\/"/);
+});
+
+config('"stallSeconds" defaults to 10, and must be a number of seconds', () => {
+  assert.is(stallSecondsOf({}), 10);
+  assert.is(stallSecondsOf({ stallSeconds: 30 }), 30);
+  for (const bad of ['10', 0, -1, 601, Number.NaN]) {
+    assert.throws(() => stallSecondsOf({ stallSeconds: bad }), /"stallSeconds" must be a number of seconds/, String(bad));
   }
 });
 config.run();

@@ -6,6 +6,7 @@ import { screensPlugin } from '../screens.mjs';
 import { bundle } from './bundle.mjs';
 import { gzipSize } from './compress.mjs';
 import { licenses } from './licences.mjs';
+import { TARGETS } from './targets.mjs';
 
 /** @typedef {import('../config.mjs').Identity} Identity */
 /** @typedef {{ path: string, contents: Buffer }} OutputFile */
@@ -44,7 +45,7 @@ export const appOptions = ({ root, preact, dev, identity }) =>
     banner: { js: '//# allFunctionsCalledOnLoad\nexport {};' },
     bundle: true,
     format: 'esm',
-    target: 'es2020',
+    target: TARGETS,
     minify: !dev,
     jsx: 'automatic',
     alias: frameworkAlias(preact),

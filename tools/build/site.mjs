@@ -13,6 +13,7 @@ import { checkReferences } from './references.mjs';
 import { SBOM_FILE, sbom } from './sbom.mjs';
 import { staticFiles } from './static-files.mjs';
 import { buildServiceWorker } from './worker.mjs';
+import { checkTargets } from './targets.mjs';
 
 /** @typedef {import('./audit.mjs').AuditEntry} AuditEntry */
 /** @typedef {{ name: string, version: string, build: string, files: AuditEntry[] }} Audit */
@@ -49,9 +50,10 @@ function siteFiles() {
  * @returns {Promise<{ files: Map<string, Buffer>, audit: Audit, budgets: Record<string, number>, appGzip: number | null, composition: import('./composition.mjs').Composition }>}
  */
 export async function buildSite(root, opts) {
-  const { template, manifestTemplate, screens, pkg, identity, description, networkOnly, budgets } = await readProject(root, {
-    base: opts.base,
-  });
+  const { template, manifestTemplate, screens, pkg, identity, description, networkOnly, claimedPaths, stallSeconds, budgets } =
+    await readProject(root, {
+      base: opts.base,
+    });
   // The page bundle and the prerendering are independent: both at once, in esbuild's process.
   const [statics, assets, bodies] = await Promise.all([
     staticFiles(root, manifestTemplate, identity, description),
@@ -87,10 +89,14 @@ export async function buildSite(root, opts) {
     entries: hashes,
     appDefines: identity,
     networkOnly,
+    claimedPaths,
+    stallSeconds,
     killSwitch: opts.killSwitch,
   });
   site.add('precache.json', manifest);
   site.add('sw.js', worker);
+  // The page's scripts and the worker run on the minimum engines, or the build fails.
+  for (const [file, contents] of site.files) if (file.endsWith('.js')) checkTargets(file, contents);
   // The host's own configuration (Netlify, Cloudflare Pages): after every file it names, outside the precache.
   site.add(HEADERS_FILE, Buffer.from(headersFile([...site.files.keys(), 'audit.json'], opts.base)));
   const audited = await site.audited();

@@ -5,6 +5,7 @@ import { sri } from '../sri.mjs';
 import { bundle } from './bundle.mjs';
 import { MANIFEST_FILE, precacheManifest } from './precache-manifest.mjs';
 import { versionOf } from './version.mjs';
+import { TARGETS } from './targets.mjs';
 
 /** Stands in for the version in the bundled worker until the worker's own hash is known. */
 const VERSION_PLACEHOLDER = '@@version@@';
@@ -15,10 +16,18 @@ const VERSION_PLACEHOLDER = '@@version@@';
  * new cache name: a failed install deletes its own cache, and that must never be the cache the
  * active version serves from. Returns { worker, manifest, version } (Buffers and a string).
  * `appDefines` without `__BASE__` builds for the root path.
- * @param {{ root: string, entries: import('./precache-manifest.mjs').FileEntry[], appDefines: Partial<import('../config.mjs').Identity>, networkOnly?: string[], killSwitch?: boolean }} options
+ * @param {{ root: string, entries: import('./precache-manifest.mjs').FileEntry[], appDefines: Partial<import('../config.mjs').Identity>, networkOnly?: string[], claimedPaths?: string[], stallSeconds?: number, killSwitch?: boolean }} options
  * @returns {Promise<{ worker: Buffer, manifest: Buffer, version: string }>}
  */
-export async function buildServiceWorker({ root, entries, appDefines, networkOnly = [], killSwitch = false }) {
+export async function buildServiceWorker({
+  root,
+  entries,
+  appDefines,
+  networkOnly = [],
+  claimedPaths = [],
+  stallSeconds = 10,
+  killSwitch = false,
+}) {
   const manifest = Buffer.from(JSON.stringify(precacheManifest(entries, appDefines.__BASE__), null, 1) + '\n');
   const result = await bundle({
     absWorkingDir: root,
@@ -27,9 +36,16 @@ export async function buildServiceWorker({ root, entries, appDefines, networkOnl
     bundle: true,
     // A classic script: module workers are not in Firefox before 114 nor in older Safari.
     format: 'iife',
-    target: 'es2020',
+    target: TARGETS,
     minify: true,
-    define: workerDefines({ identity: appDefines, version: VERSION_PLACEHOLDER, manifestIntegrity: sri(manifest), networkOnly }),
+    define: workerDefines({
+      identity: appDefines,
+      version: VERSION_PLACEHOLDER,
+      manifestIntegrity: sri(manifest),
+      networkOnly,
+      claimedPaths,
+      stallSeconds,
+    }),
     outfile: 'sw.js',
   });
   const code = Buffer.from(result.outputFiles[0].contents);

@@ -44,7 +44,8 @@ function follow(registered: ServiceWorkerRegistration, worker: ServiceWorker | n
 function syncState(registered: ServiceWorkerRegistration): void {
   const active = registered.active;
   if (registered.waiting && active) {
-    registrationState.update({ state: 'update-waiting' });
+    // An update installed: an earlier one's "failed to install" is no longer true.
+    registrationState.update({ state: 'update-waiting', error: null });
     return;
   }
   if (active?.state === 'activated') {

@@ -7,7 +7,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import type { IncomingMessage } from 'node:http';
 import { existsSync, mkdirSync, readFileSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { listen, type Intercept } from '../../../tools/serve/server.mjs';
+import { listen, type Intercept, type Pace } from '../../../tools/serve/server.mjs';
 import { accepting, freePort, restartable, stopProcess } from './processes';
 import { temp, type BuildName } from './site';
 import { until } from './wait';
@@ -53,17 +53,22 @@ export interface Host {
   close(): Promise<void>;
 }
 
-/** What a test may change about a host: the preview server's `intercept` may answer first; `editServerBlock` rewrites nginx's deploy/nginx.conf (a misconfigured host). */
+/**
+ * What a test may change about a host: the preview server's `intercept` may answer first, and its
+ * `pace` makes it a slow HTTP/1.1 link (each answer's body flows at bytesPerSecond);
+ * `editServerBlock` rewrites nginx's deploy/nginx.conf (a misconfigured host).
+ */
 export interface HostOptions {
   intercept?: Intercept;
+  pace?: Pace;
   editServerBlock?: (serverBlock: string) => string;
 }
 
 /** Starts a host of the given kind serving `dir` on a free loopback port. */
-export function startHost(kind: HostKind, dir: string, { intercept, editServerBlock }: HostOptions = {}): Promise<Host> {
-  if (intercept && kind !== 'preview') throw new Error('only the preview server can intercept requests');
+export function startHost(kind: HostKind, dir: string, { intercept, pace, editServerBlock }: HostOptions = {}): Promise<Host> {
+  if ((intercept || pace) && kind !== 'preview') throw new Error('only the preview server can intercept or pace requests');
   if (editServerBlock && kind !== 'nginx') throw new Error('only nginx has a server block to edit');
-  if (kind === 'preview') return startPreview(dir, intercept);
+  if (kind === 'preview') return startPreview(dir, intercept, pace);
   if (kind === 'pages') return startPages(dir);
   return kind === 'nginx' ? startNginx(dir, editServerBlock) : startPython(dir);
 }
@@ -112,8 +117,8 @@ export const requestsSince = (host: Host, from: number, method = 'GET'): string[
     .map((request) => request.url);
 
 /** The project's own preview server (tools/serve/server.mjs), which logs every request itself. */
-async function startPreview(dir: string, intercept?: Intercept): Promise<Host> {
-  const preview = await listen({ root: dir, port: 0, intercept });
+async function startPreview(dir: string, intercept?: Intercept, pace?: Pace): Promise<Host> {
+  const preview = await listen({ root: dir, port: 0, intercept, pace });
   const { server } = preview;
   const port = Number(new URL(preview.url).port);
   let paused = false;

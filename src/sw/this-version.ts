@@ -1,0 +1,19 @@
+// Whether some bytes are this version's copy of a file: what every download and every cache read
+// of the worker checks before a byte is stored or served.
+import { sri } from '../sri';
+import { VERSION } from './config';
+
+/**
+ * Whether `bytes` are this version's: their SHA-384 is `integrity`; for the one file with no hash
+ * (integrity '': audit.json, which lists the hashes that pin the manifest, so the manifest cannot
+ * hold its hash), their `version` is this worker's. A deploy landing mid-install or mid-repair
+ * must not slip another version's audit in, where /about and /status would show it as this one's.
+ */
+export async function isThisVersions(bytes: ArrayBuffer | Uint8Array<ArrayBuffer>, integrity: string): Promise<boolean> {
+  if (integrity) return (await sri(bytes)) === integrity;
+  try {
+    return JSON.parse(new TextDecoder().decode(bytes))?.version === VERSION;
+  } catch {
+    return false;
+  }
+}
