@@ -16,6 +16,7 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { HEADERS_FILE, headersFor, urlPathsOf } from './headers.mjs';
+import { DEV_WORKER_MARK } from './serve/dev-worker.mjs';
 import { sri } from './sri.mjs';
 import { policyProblem, typeProblem } from './verify/browser-checks.mjs';
 
@@ -350,12 +351,24 @@ function summary(base, audit, results, problems) {
   return `verify: FAILED, ${problems.length} problem${problems.length === 1 ? '' : 's'} (${parts.join(', ')}) in ${what}${note}`;
 }
 
+/**
+ * A dev server (`npm run dev`) is no release: its pages are not prerendered and it has no service
+ * worker. Its sw.js says so on its first line; checking it file by file would only list mismatches.
+ * @param {URL} base
+ */
+async function refuseDevBuild(base) {
+  const worker = await fetchFile(new URL('sw.js', base), 'identity');
+  if (worker.error === undefined && worker.body.toString('utf8').startsWith(DEV_WORKER_MARK))
+    throw new CannotVerify(`${base.href} serves a dev build (npm run dev), not a release: deploy what npm run build writes`);
+}
+
 async function main() {
   const { base, dist } = parseArgs(process.argv.slice(2));
   const local = await readLocalAudit(dist);
   // The site's own audit.json first: if that cannot be fetched at all, nothing can.
   const first = await fetchFile(new URL('audit.json', base), 'identity');
   if (first.error !== undefined) throw new CannotVerify(`cannot reach ${base.href}: ${first.error}`);
+  await refuseDevBuild(base);
   const files = [...local.audit.files, { path: 'audit.json', bytes: local.bytes.length, sha384: sri(local.bytes) }];
   const results = await mapLimited(files, CONCURRENCY, (file) => checkFile(base, file));
   const problems = results.flatMap((result) => result.problems);

@@ -12,6 +12,7 @@ import * as assert from 'uvu/assert';
 import { editPackageJson, fingerprint, gitCopy, runBuild, startServing } from '../e2e/lib/builder';
 import { beforeAllTests } from '../e2e/lib/hooks';
 import { cleanup } from '../e2e/lib/site';
+import { until } from '../e2e/lib/wait';
 
 /** A screen file's source. */
 const screen = (title: string, navOrder: string | number, body = '<p>Help.</p>') =>
@@ -185,13 +186,16 @@ test('a port in use: "cannot serve", one line, exit 1; the build is written (it 
   }
 });
 
-test('an earlier build, and an empty folder, are output folders the build replaces', () => {
-  for (const args of [[], [], ['--out', 'empty']]) {
-    if (args.length) mkdirSync(path.join(dir, 'empty'));
+test('an earlier build, a dev build on disk and an empty folder are output folders the build replaces', () => {
+  write(dir, 'old-dev/sw.js', '// Dev build: no service worker.\n');
+  write(dir, 'old-dev/index.html', '<!doctype html>\n');
+  mkdirSync(path.join(dir, 'empty'));
+  for (const args of [[], [], ['--out', 'empty'], ['--out', 'old-dev']]) {
     const outcome = runBuild(dir, args);
     assert.is(outcome.code, 0, outcome.stderr);
   }
-  assert.ok(fingerprint(dir)['empty/audit.json']);
+  const built = fingerprint(dir);
+  assert.ok(built['dist/audit.json'] && built['empty/audit.json'] && built['old-dev/audit.json']);
 });
 
 test.run();
@@ -254,6 +258,48 @@ files('--serve --base /my-app/ serves the site under /my-app/: / is a 404 that s
     assert.equal([folder.status, folder.headers.get('location')], [301, '/my-app/status/']);
   } finally {
     await served.stop();
+  }
+});
+
+files('--watch --base /my-app/ serves the dev build under /my-app/, live reload included, and writes nothing', async () => {
+  const before = fingerprint(dir);
+  const dev = await startServing(dir, ['--watch', '--base', '/my-app/']);
+  try {
+    assert.match(dev.url, /\/my-app\/$/);
+    const page = await fetch(dev.url);
+    assert.is(page.status, 200);
+    assert.match(await page.text(), 'src="/my-app/assets/app.js"');
+    assert.is((await fetch(new URL('/', dev.url))).status, 404);
+    const changes = await fetch(new URL('/esbuild', dev.url));
+    assert.is(changes.headers.get('content-type'), 'text/event-stream');
+    await changes.body?.cancel();
+  } finally {
+    await dev.stop();
+  }
+  assert.equal(fingerprint(dir), before);
+});
+
+files('npm run verify refuses a dev server with one line, exit 2', async () => {
+  const dev = await startServing(dir, ['--watch']);
+  try {
+    const result = spawnSync(process.execPath, ['tools/verify.mjs', dev.url], { cwd: dir, encoding: 'utf8' });
+    assert.is(result.status, 2, result.stdout);
+    assert.is(result.stderr, `verify: ${dev.url} serves a dev build (npm run dev), not a release: deploy what npm run build writes\n`);
+  } finally {
+    await dev.stop();
+  }
+});
+
+files('the dev loop prerenders after each build and names a screen that throws there, beside the live reload', async () => {
+  write(dir, 'src/ui/screens/help.tsx', screen('Help', 7, '<p>{window.innerWidth}</p>'));
+  const dev = await startServing(dir, ['--watch']);
+  try {
+    const line =
+      'prerender failed (npm run build stops here): src/ui/screens/help.tsx:5:14: prerendering /help/ threw ReferenceError: window is not defined';
+    await until('the prerender line', () => dev.output().includes(line), 15_000);
+    assert.is((await fetch(new URL('help/', dev.url))).status, 200, 'the dev build is served all the same');
+  } finally {
+    await dev.stop();
   }
 });
 

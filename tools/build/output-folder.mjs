@@ -3,6 +3,7 @@
 import { lstatSync, readdirSync, readFileSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import { BuildError } from '../build-error.mjs';
+import { DEV_WORKER_MARK } from '../serve/dev-worker.mjs';
 
 /** The project's own folders: no build goes into them or any folder inside them. */
 export const PROJECT_FOLDERS = ['src', 'static', 'test', 'tools', 'deploy', 'node_modules', '.git'];
@@ -32,10 +33,16 @@ function realPathOf(file) {
 }
 
 /**
- * True when `folder` holds an earlier build: its audit.json names the build's files.
+ * True when `folder` holds an earlier build: its audit.json names the build's files, or it is a
+ * dev build on disk (its sw.js's first line says so).
  * @param {string} folder
  */
 function isEarlierBuild(folder) {
+  try {
+    if (readFileSync(path.join(folder, 'sw.js'), 'utf8').startsWith(DEV_WORKER_MARK)) return true;
+  } catch {
+    // No sw.js: not a dev build.
+  }
   try {
     const audit = JSON.parse(readFileSync(path.join(folder, BUILD_MARK), 'utf8'));
     return typeof audit.version === 'string' && Array.isArray(audit.files);

@@ -71,6 +71,8 @@ export async function prerender({ root, preact, identity, paths }) {
       }),
     );
   } finally {
+    // Forgotten by Node too: the dev loop prerenders after every save, each time from a new file.
+    delete createRequire(file).cache[file];
     await fs.rm(file, { force: true });
   }
 }

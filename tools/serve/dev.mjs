@@ -11,6 +11,7 @@ import { BuildError } from '../build-error.mjs';
 import { frameworkAlias } from '../build/app-bundle.mjs';
 import { esbuild, esbuildReason } from '../build/bundle.mjs';
 import { htmlFileOf, renderHtml } from '../build/html.mjs';
+import { prerender } from '../build/prerender.mjs';
 import { readProject } from '../build/project.mjs';
 import { staticFiles } from '../build/static-files.mjs';
 import { pageDefines } from '../defines.mjs';
@@ -73,6 +74,16 @@ export async function startDev({ root, preact, base = '/', host = '127.0.0.1', p
   });
   lowerPriority(typechecker.pid);
 
+  // Dev pages render themselves; a screen that cannot render at build time (one that reads
+  // `window` as it renders) is said here, after each good build, not first at `npm run build`.
+  const checkPrerender = rebuildOnChange(
+    () => prerenderEveryScreen(root, preact, base),
+    ({ error }) => {
+      if (error)
+        console.error(`prerender failed (npm run build stops here): ${error instanceof BuildError ? error.message : esbuildReason(error)}`);
+    },
+  );
+  checkPrerender();
   const changed = rebuildOnChange(
     async () => {
       const started = performance.now();
@@ -86,6 +97,7 @@ export async function startDev({ root, preact, base = '/', host = '127.0.0.1', p
       }
       reloads.notify();
       console.log(`rebuilt in ${milliseconds} ms`);
+      checkPrerender();
     },
   );
   const watchers = ['src', 'static', 'sw.ts', 'package.json'].map((entry) =>
@@ -145,6 +157,17 @@ async function buildDevSite(root, context, framework, base) {
   // The reconnect probe asks HEAD /sw.js; in dev it is a worker that only removes a production one.
   files.set('sw.js', Buffer.from(devWorker(project.identity)));
   return files;
+}
+
+/**
+ * Prerenders every screen as the production build does, to find a screen that throws there.
+ * @param {string} root
+ * @param {boolean} preact
+ * @param {string} base
+ */
+async function prerenderEveryScreen(root, preact, base) {
+  const { identity, screens } = await readProject(root, { base });
+  await prerender({ root, preact, identity, paths: screens.map((screen) => screen.path) });
 }
 
 /**
