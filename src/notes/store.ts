@@ -16,6 +16,8 @@ export interface NotesState {
   corrupt?: 'copied' | 'not-copied';
   /** The stored notes are of a newer format than this code reads: this tab saves nothing until reloaded. */
   outdated: boolean;
+  /** What this tab had not saved when it became outdated: 'kept' aside for the newer version to merge, or 'not-kept' (no room). */
+  unsaved?: 'kept' | 'not-kept';
   /** False until the notes were read from the device (and in the prerendered HTML). */
   loaded: boolean;
 }

@@ -4,7 +4,8 @@
 // tab saved (`storage` event, and again right before each write), storage that is full,
 // unavailable or corrupt (the user's data is kept; unreadable stored text is copied aside before
 // anything replaces it, and is not replaced while no copy exists), a stored format version that
-// is read (an older one is upgraded, a newer one is never overwritten), restoring a whole
+// is read (an older one is upgraded, a newer one is never overwritten, and a tab on older code
+// that finds one keeps its unsaved edits aside for the newer version to merge), restoring a whole
 // document in one write, and asking for persistent storage once there is something worth
 // keeping. A kind of data declares only its key, its shape (empty, recover, version, upgrade)
 // and how two versions merge (src/notes/ is the example).
@@ -76,6 +77,12 @@ export interface DeviceDocumentState<Doc> {
   corrupt?: 'copied' | 'not-copied';
   /** The stored data is of a newer format than this code reads: this tab saves and merges nothing until it is reloaded. */
   outdated: boolean;
+  /**
+   * Edits this tab had not saved when it became outdated: 'kept' aside on the device, where the
+   * newer version merges them in when it starts (or at once, in its open tabs); 'not-kept' when
+   * storage refused them (they stay on screen only).
+   */
+  unsaved?: 'kept' | 'not-kept';
   /** False until the document was read from the device (and in the prerendered HTML). */
   loaded: boolean;
 }
@@ -141,6 +148,13 @@ export function createDeviceDocument<Doc extends object>(options: DeviceDocument
   const { key, legacyKeys = [], empty, recover, merge, version = 1, upgrade = (data: unknown) => data } = options;
   const { toJSON = (value: Doc): object => value, initial = (found: Doc) => found, worthKeeping = () => true } = options;
   const backupKey = key + ':backup';
+  /** Where a tab on code of format `format` keeps the edits it could not save once a newer format was stored. */
+  const asideKey = (format: number) => `${key}:unsaved-v${format}`;
+  /** The format an aside key holds edits of, when it is one of an older format than this code's. */
+  const olderAsideFormat = (candidate: string | null): number | undefined => {
+    const format = Number(candidate?.startsWith(`${key}:unsaved-v`) ? candidate.slice(`${key}:unsaved-v`.length) : Number.NaN);
+    return Number.isInteger(format) && format >= 1 && format < version ? format : undefined;
+  };
   const state = createStore<DeviceDocumentState<Doc>>({ doc: empty, outdated: false, loaded: false });
   let doc = empty;
   let dirty = false;
@@ -154,8 +168,8 @@ export function createDeviceDocument<Doc extends object>(options: DeviceDocument
   let lastRead: StoredRead<Doc> | undefined;
   /** Whether this app takes the old keys of its document (decided at start). */
   let takesLegacy = false;
-  /** Old keys whose content is merged into `doc`: removed once the next write has stored it. */
-  const legacyMerged = new Set<string>();
+  /** Other keys whose content is merged into `doc` (legacy keys, older tabs' unsaved edits): removed once the next write has stored it. */
+  const mergedFrom = new Set<string>();
 
   const stored = (value: Doc) => ({ v: version, ...toJSON(value) });
   const sameDoc = (a: Doc, b: Doc) => JSON.stringify(toJSON(a)) === JSON.stringify(toJSON(b));
@@ -202,12 +216,25 @@ export function createDeviceDocument<Doc extends object>(options: DeviceDocument
     return lastRead;
   }
 
-  /** This tab's code is older than the stored format: from now on it writes nothing. */
+  /**
+   * This tab's code is older than the stored format: from now on it writes nothing under the key.
+   * Edits it had not saved yet are kept aside, merged with what other tabs of this format kept
+   * there, for the newer version to merge in.
+   */
   function becomeOutdated(): void {
     outdated = true;
-    dirty = false;
     cancelSave();
-    state.update({ outdated: true });
+    const unsaved = dirty ? keepAside() : undefined;
+    dirty = false;
+    state.update({ outdated: true, unsaved });
+  }
+
+  /** Stores this tab's document under its format's aside key (merged with what is there); says whether it is kept. */
+  function keepAside(): 'kept' | 'not-kept' {
+    const { raw, value, problem } = load(asideKey(version), storage);
+    const there = raw === null || problem ? undefined : read(raw, { value, unreadable: false });
+    const kept = there && !there.newer && !there.lost ? merge(doc, there.doc) : doc;
+    return save(asideKey(version), JSON.stringify(stored(kept)), storage) ? 'not-kept' : 'kept';
   }
 
   /**
@@ -233,9 +260,9 @@ export function createDeviceDocument<Doc extends object>(options: DeviceDocument
     const merged = merge(next, found.doc);
     const text = JSON.stringify(stored(merged));
     // What old keys held is in `merged`: they go once it is stored (first, if both do not fit).
-    const problem = storage && legacyMerged.size > 0 ? writeReplacing(storage, key, text, [...legacyMerged]) : save(key, text, storage);
+    const problem = storage && mergedFrom.size > 0 ? writeReplacing(storage, key, text, [...mergedFrom]) : save(key, text, storage);
     if (problem) return { problem: problem === 'full' ? 'full' : 'unavailable' };
-    legacyMerged.clear();
+    mergedFrom.clear();
     lastRead = { raw: text, doc: merged, lost: false, older: false, newer: false };
     return { doc: merged };
   }
@@ -287,7 +314,8 @@ export function createDeviceDocument<Doc extends object>(options: DeviceDocument
    */
   function onStorage(event: StorageEvent): void {
     const isLegacy = takesLegacy && legacyKeys.includes(event.key ?? '');
-    if (outdated || !event.newValue || !(event.key === key || isLegacy)) return;
+    const isAside = olderAsideFormat(event.key) !== undefined;
+    if (outdated || !event.newValue || !(event.key === key || isLegacy || isAside)) return;
     let value: unknown;
     try {
       value = JSON.parse(event.newValue);
@@ -302,9 +330,9 @@ export function createDeviceDocument<Doc extends object>(options: DeviceDocument
     }
     const merged = merge(doc, theirs.doc);
     show(merged);
-    // A legacy key is never written: what it brought is saved under ours, and it is removed.
-    if (isLegacy) {
-      legacyMerged.add(event.key as string);
+    // A legacy or aside key is never written: what it brought is saved under ours, and it is removed.
+    if (isLegacy || isAside) {
+      mergedFrom.add(event.key as string);
       saveSoon();
       return;
     }
@@ -317,15 +345,27 @@ export function createDeviceDocument<Doc extends object>(options: DeviceDocument
    * key is removed by the next write (unreadable or newer legacy text is left as it is).
    */
   function mergeLegacy(found: Doc): Doc {
+    return takesLegacy ? mergeFrom(found, legacyKeys) : found;
+  }
+
+  /** `found` merged with the edits tabs on older code kept aside (each merged key is removed by the next write). */
+  function mergeAside(found: Doc): Doc {
+    return mergeFrom(
+      found,
+      Array.from({ length: version - 1 }, (_, index) => asideKey(index + 1)),
+    );
+  }
+
+  /** `found` merged with what each of `otherKeys` holds, read as stored data of its own format; unreadable or newer text is left as it is. */
+  function mergeFrom(found: Doc, otherKeys: readonly string[]): Doc {
     let merged = found;
-    if (!takesLegacy) return merged;
-    for (const legacyKey of legacyKeys) {
-      const { raw, value, problem } = load(legacyKey, storage);
+    for (const otherKey of otherKeys) {
+      const { raw, value, problem } = load(otherKey, storage);
       if (raw === null || problem) continue;
-      const legacy = read(raw, { value, unreadable: false });
-      if (legacy.newer) continue;
-      merged = merge(merged, legacy.doc);
-      legacyMerged.add(legacyKey);
+      const other = read(raw, { value, unreadable: false });
+      if (other.newer) continue;
+      merged = merge(merged, other.doc);
+      mergedFrom.add(otherKey);
     }
     return merged;
   }
@@ -341,19 +381,19 @@ export function createDeviceDocument<Doc extends object>(options: DeviceDocument
     dirty = false;
     outdated = false;
     replaceable = null;
-    legacyMerged.clear();
+    mergedFrom.clear();
     takesLegacy = legacyKeys.length > 0 && takesLegacyKeys(storage);
     const { raw, value, problem } = load(key, storage);
     const found = read(raw, { value, unreadable: problem === 'corrupt' });
     lastRead = found;
     outdated = found.newer;
-    const withLegacy = outdated ? found.doc : mergeLegacy(found.doc);
+    const withLegacy = outdated ? found.doc : mergeAside(mergeLegacy(found.doc));
     doc = outdated ? empty : initial(withLegacy);
     state.set({ doc, outdated, loaded: true, problem: problem === 'unavailable' ? problem : undefined });
     // Unreadable data is copied aside and what was recovered saved at once, before any edit;
     // data of an older format is saved in this one, so it is upgraded only once; what a legacy
-    // key held is saved under ours, and the legacy key removed.
-    if (!outdated && (found.lost || found.older || legacyMerged.size > 0)) {
+    // or aside key held is saved under ours, and that key removed.
+    if (!outdated && (found.lost || found.older || mergedFrom.size > 0)) {
       dirty = true;
       flush();
     }

@@ -109,24 +109,61 @@ versions(
     await env.dom.tick(2000);
     assert.is(localStorage.getItem(V2_KEY), newer);
     assert.is(localStorage.getItem(notesV2.backupKey), null, 'not copied aside either: it is not unreadable, only newer');
+    assert.is(localStorage.getItem(`${V2_KEY}:unsaved-v2`), null, 'nothing was typed here to keep');
     assert.equal(upgrades, []);
     assert.ok(notesV2.getSnapshot().outdated);
   },
 );
 
 versions(
-  'a newer format saved by another tab mid-session: the tab turns outdated, keeps showing its notes, and its pending edit is not written',
+  'a newer format saved by another tab mid-session: the tab turns outdated, keeps showing its notes, and keeps its pending edit aside, never under the key',
   async () => {
     env.stop = notesV2.start();
     notesV2.change(withEdit(notesV2.getSnapshot().doc, '0', 'typed, not saved yet', Date.now()));
     const newer = JSON.stringify({ v: 3, everything: 'else' });
     otherTabWrites(V2_KEY, newer);
     assert.ok(notesV2.getSnapshot().outdated);
-    assert.equal(v2Texts(), ['typed, not saved yet'], 'still shown, to copy by hand');
+    assert.is(notesV2.getSnapshot().unsaved, 'kept');
+    assert.equal(v2Texts(), ['typed, not saved yet'], 'still shown');
     await env.dom.tick(2000);
     env.dom.pagehide();
     flushAll();
     assert.is(localStorage.getItem(V2_KEY), newer);
+    const aside = JSON.parse(localStorage.getItem(`${V2_KEY}:unsaved-v2`) ?? 'null');
+    assert.equal(
+      aside.notes.map((note: Note) => note.text),
+      ['typed, not saved yet'],
+      "kept aside in this tab's own format",
+    );
+    assert.is(aside.v, 2);
+  },
+);
+
+versions(
+  'two tabs on two formats: the newer one merges what the older one kept aside, at its start and as it is kept, and removes it',
+  async () => {
+    // The newer code: version 3 of the same notes (test only), which reads version 2 as it is.
+    const notesV3 = createDeviceDocument<Doc>({ ...NOTES_DOCUMENT, key: V2_KEY, version: 3, recover: (data) => recover(data) });
+    localStorage.setItem(
+      `${V2_KEY}:unsaved-v2`,
+      JSON.stringify({ v: 2, notes: [{ id: 'a', text: 'typed in the old tab', at: 5 }], gone: [] }),
+    );
+    localStorage.setItem(V2_KEY, JSON.stringify({ v: 3, notes: [{ id: 'b', text: 'saved by the new tab', at: 6 }], gone: {} }));
+    env.stop = notesV3.start();
+    const texts = () => notesV3.getSnapshot().doc.notes.map((note) => note.text);
+    assert.equal(texts(), ['typed in the old tab', 'saved by the new tab']);
+    assert.equal(
+      JSON.parse(localStorage.getItem(V2_KEY) ?? 'null').notes.map((note: Note) => note.text),
+      ['typed in the old tab', 'saved by the new tab'],
+      'stored in the new format',
+    );
+    assert.is(localStorage.getItem(`${V2_KEY}:unsaved-v2`), null, 'and removed: kept once');
+    // Another old tab turns outdated while this one is open: its edit arrives with its storage event.
+    otherTabWrites(`${V2_KEY}:unsaved-v2`, JSON.stringify({ v: 2, notes: [{ id: 'c', text: 'from a second old tab', at: 7 }], gone: [] }));
+    assert.equal(texts(), ['typed in the old tab', 'saved by the new tab', 'from a second old tab']);
+    await env.dom.tick(1000);
+    assert.is(localStorage.getItem(`${V2_KEY}:unsaved-v2`), null);
+    assert.is(JSON.parse(localStorage.getItem(V2_KEY) ?? 'null').notes.length, 3);
   },
 );
 

@@ -8,6 +8,13 @@ import { Backup } from './notes/Backup';
 export const title = 'Notes';
 export const navOrder = 1;
 
+/** What became of the edits an outdated tab had not saved yet. */
+const UNSAVED = {
+  kept: 'What you typed here since the last save is kept on this device: the newer version adds it to your notes when you reload.',
+  'not-kept':
+    'What you typed here since the last save could not be kept (this device has no room left): copy it somewhere before you reload.',
+};
+
 const PROBLEMS = {
   full: NO_ROOM_FOR_NOTES,
   unavailable: 'This browser keeps no data here: notes last until the tab closes.',
@@ -27,14 +34,14 @@ const focusFirstNote = () => document.querySelector<HTMLElement>('.notes textare
 
 /** The Notes screen: notes kept on this device, each a labelled text area saved as you type. */
 export default function Notes() {
-  const { notes: list, problem, corrupt, outdated, loaded } = useStore(notes);
+  const { notes: list, problem, corrupt, outdated, unsaved, loaded } = useStore(notes);
   return (
     <>
       <div className="notice" aria-live="polite">
         {outdated && (
           <p>
             Your notes were saved by a newer version of this app, which this tab cannot read. They stay as they are; this tab saves nothing
-            until you reload it.{' '}
+            until you reload it. {unsaved && UNSAVED[unsaved]}{' '}
             <button type="button" onClick={reloadAfterFlush}>
               Reload
             </button>
