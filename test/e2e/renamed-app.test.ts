@@ -53,7 +53,10 @@ for (const build of BUILDS) {
     await context.close();
   });
 
-  test('the page title, the brand and the web app manifest say the display name', async ({ browser, host }) => {
+  test('the page title, the brand and the web app manifest say the display name; the manifest id has the new name', async ({
+    browser,
+    host,
+  }) => {
     const context = await freshContext(browser, { serviceWorkers: 'block' });
     const page = await context.newPage();
     await page.goto(new URL('/status/', host.url).href);
@@ -61,6 +64,8 @@ for (const build of BUILDS) {
     assert.is(await page.locator('.brand').textContent(), NEW_TITLE);
     const manifest = JSON.parse(readFileSync(path.join(dir, 'manifest.webmanifest'), 'utf8'));
     assert.equal([manifest.name, manifest.short_name], [NEW_TITLE, NEW_TITLE]);
+    // The id is the name at the base: to the browser, a renamed app is another app (ui-install.test.ts asks Chromium).
+    assert.is(manifest.id, `/?app=${NEW_NAME}`);
     assert.is(audit(dir).name, NEW_NAME);
     await context.close();
   });

@@ -8,7 +8,8 @@ import { SECURITY_HEADERS } from '../../tools/headers.mjs';
 import { settle } from './lib/app';
 import { freshContext, launchWithProfile } from './lib/browser';
 import { startHost } from './lib/hosts';
-import { BUILDS, site } from './lib/site';
+import { APP_NAME, BUILDS, sharedOrigin, site } from './lib/site';
+import { SECOND_BASE, TEST_BASE } from '../harness/test-sites.mjs';
 import { beforeAllTests } from './lib/hooks';
 import { shareChromium, type Shared } from './lib/suite';
 import { WAIT } from './lib/wait';
@@ -16,8 +17,16 @@ import { SCREENS } from './lib/screens';
 
 const SHOTS = path.join(process.cwd(), 'test-output', 'screenshots');
 
-/** Chromium's installability errors for the site at `url`, with the worker allowed to install first. */
-async function installabilityErrors(url: string): Promise<string[]> {
+/** What Chromium's own checks say of the app at a URL: its installability errors, its manifest's errors and the app id. */
+interface AppCheck {
+  installabilityErrors: string[];
+  manifestErrors: string[];
+  /** The manifest's id as Chromium resolved it (Page.getAppId; without an id in the manifest, none). */
+  appId: string | undefined;
+}
+
+/** Chromium's checks (DevTools' Page.getInstallabilityErrors, getAppManifest, getAppId) of the site at `url`, with the worker allowed to install first. */
+async function chromiumChecks(url: string): Promise<AppCheck> {
   // Incognito contexts (Playwright's newContext) are never installable: a real profile is needed.
   const chromium = await launchWithProfile();
   try {
@@ -26,11 +35,20 @@ async function installabilityErrors(url: string): Promise<string[]> {
     await settle(page, 'Notes');
     const cdp = await chromium.context.newCDPSession(page);
     const { installabilityErrors } = await cdp.send('Page.getInstallabilityErrors');
-    return installabilityErrors.map((e) => e.errorId);
+    const manifest = await cdp.send('Page.getAppManifest');
+    const { appId } = await cdp.send('Page.getAppId');
+    return {
+      installabilityErrors: installabilityErrors.map((e) => e.errorId),
+      manifestErrors: manifest.errors.map((e) => e.message),
+      appId,
+    };
   } finally {
     await chromium.close();
   }
 }
+
+/** Chromium's installability errors for the site at `url`, with the worker allowed to install first. */
+const installabilityErrors = async (url: string): Promise<string[]> => (await chromiumChecks(url)).installabilityErrors;
 
 /** Width and height from a PNG's IHDR chunk (bytes 16-23), after checking the signature. */
 function pngSize(file: string): { width: number; height: number } {
@@ -47,12 +65,36 @@ for (const build of BUILDS) {
     mkdirSync(SHOTS, { recursive: true });
   });
 
-  test('Chromium finds the app installable: no installability errors', async () => {
-    const host = await startHost('preview', dist);
+  test("Chromium finds the app installable, its manifest without errors and with an id of the app's name and base, at / and for two apps under two bases of one origin", async () => {
+    const root = await startHost('preview', dist);
     try {
-      assert.equal(await installabilityErrors(host.url), []);
+      assert.equal(await chromiumChecks(root.url), {
+        installabilityErrors: [],
+        manifestErrors: [],
+        appId: new URL(`/?app=${APP_NAME}`, root.url).href,
+      });
     } finally {
-      await host.close();
+      await root.close();
+    }
+    const shared = await startHost(
+      'preview',
+      sharedOrigin({ [TEST_BASE]: site(build.name, 'base'), [SECOND_BASE]: site(build.name, 'base2') }),
+    );
+    try {
+      for (const base of [TEST_BASE, SECOND_BASE]) {
+        const check = await chromiumChecks(new URL(base, shared.url).href);
+        assert.equal(
+          check,
+          {
+            installabilityErrors: [],
+            manifestErrors: [],
+            appId: new URL(`${base}?app=${APP_NAME}`, shared.url).href,
+          },
+          base,
+        );
+      }
+    } finally {
+      await shared.close();
     }
   });
 

@@ -20,7 +20,9 @@ export async function staticFiles(root, manifestTemplate, identity, description)
   }
   files.set(
     'manifest.webmanifest',
-    Buffer.from(webManifest(manifestTemplate, { title: identity.__APP_TITLE__, description }, identity.__BASE__)),
+    Buffer.from(
+      webManifest(manifestTemplate, { name: identity.__APP_NAME__, title: identity.__APP_TITLE__, description }, identity.__BASE__),
+    ),
   );
   return files;
 }
