@@ -3,8 +3,10 @@
 // (uvu + happy-dom), browser (@web/test-runner in Chromium), and end-to-end (uvu + playwright-core
 // against built dist/ folders, and the offline guarantees of test/e2e/engines.test.ts in Chromium,
 // Firefox and WebKit). Prints `N passed, M failed` last.
-// Usage: node test/harness/runner.mjs [lint|types|unit|browser|e2e ...] [--grep TEXT] [--engine chromium,firefox,webkit]
-//   (default: all suites, in order; --engine runs only engines.test.ts, in those engines)
+// Usage: node test/harness/runner.mjs [lint|types|unit|browser|e2e ...] [--grep TEXT] [--engine chromium,firefox,webkit] [--quick]
+//   (default: all suites, in order; --engine runs only engines.test.ts, in those engines; --quick is
+//   the edit loop's run: lint, types, unit and the shell's guarantees (engines.test.ts) in Chromium,
+//   with the test sites built while the first three run)
 import { existsSync, promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -15,16 +17,19 @@ import { runInGroup } from './process-group.mjs';
 import { ensureObservatory, ensureTestMachine, ensureWrangler, testCache } from './setup.mjs';
 import { bundleTests } from './test-bundle.mjs';
 import { buildTestSites } from './test-sites.mjs';
-import { PROGRAMS, typecheckProgram } from '../../tools/typecheck.mjs';
+import { PROGRAMS } from '../../tools/typecheck.mjs';
 
 const root = process.cwd();
 const cache = testCache(root);
 const args = process.argv.slice(2);
+const quickAt = args.indexOf('--quick');
+const quick = quickAt >= 0 && args.splice(quickAt, 1).length > 0;
 const grepAt = args.indexOf('--grep');
 const grep = grepAt >= 0 ? args.splice(grepAt, 2)[1] : '';
 const engineAt = args.indexOf('--engine');
-const enginesAsked = engineAt >= 0 ? (args.splice(engineAt, 2)[1] ?? '').split(',').filter(Boolean) : null;
-const wanted = args.length ? args : ['lint', 'types', 'unit', 'browser', 'e2e'];
+const enginesAsked = engineAt >= 0 ? (args.splice(engineAt, 2)[1] ?? '').split(',').filter(Boolean) : quick ? ['chromium'] : null;
+// The quick run reports types last: they are checked beside unit and e2e, from the start.
+const wanted = args.length ? args : quick ? ['lint', 'unit', 'e2e', 'types'] : ['lint', 'types', 'unit', 'browser', 'e2e'];
 const chrome = chromePath();
 const totals = { passed: 0, failed: 0 };
 /** When the running suite started (performance.now()), for its time on the `--` line. */
@@ -80,17 +85,34 @@ async function lint() {
   record('lint', 0, 1);
 }
 
+/**
+ * Type-checks each program in a child (tools/typecheck.mjs prints its errors, then one summary
+ * line), so the compiler never blocks this runner: the quick run checks types beside its other suites.
+ * @returns {Promise<{ name: string, failed: boolean, errors: string[] }[]>}
+ */
+async function checkTypes() {
+  const results = [];
+  for (const name of Object.keys(PROGRAMS)) {
+    const { code, out } = await run(process.execPath, ['tools/typecheck.mjs', name], { capture: true });
+    results.push({ name, failed: code !== 0, errors: out.split('\n').filter((line) => line && !line.startsWith('type check (')) });
+  }
+  return results;
+}
+
+/** The type check, started by the quick run before its other suites, or by types(). @type {ReturnType<typeof checkTypes> | undefined} */
+let typesChecked;
+
 async function types() {
   console.log(
     '== type check (tsc --noEmit: app with DOM lib, sw.ts with WebWorker lib, tests, the JavaScript of tools/, test/harness/ and test/bench/ from its JSDoc)',
   );
+  typesChecked ??= checkTypes();
   let passed = 0;
   let failed = 0;
-  for (const [name, program] of Object.entries(PROGRAMS)) {
-    const errors = typecheckProgram(root, program);
+  for (const { name, failed: programFailed, errors } of await typesChecked) {
     for (const e of errors) console.log(`  ${e}`);
-    console.log(`  ${errors.length ? '✘' : '•'} ${name}: ${errors.length} errors`);
-    errors.length ? failed++ : passed++;
+    console.log(`  ${programFailed ? '✘' : '•'} ${name}: ${errors.length} errors`);
+    programFailed ? failed++ : passed++;
   }
   record('type check', passed, failed);
 }
@@ -227,6 +249,10 @@ const suites = { lint, types, unit, browser, e2e };
 // Browsers and hosts from Debian, installed here when missing (setup.mjs): the README's two
 // commands are all a new machine gets.
 if (wanted.some((name) => name === 'browser' || name === 'e2e')) ensureTestMachine();
+// The quick run checks types and builds the test sites beside its other suites, one core each (a
+// failed build is reported by e2e).
+if (quick && wanted.includes('types')) typesChecked = checkTypes();
+if (quick && wanted.includes('e2e')) buildSites().catch(() => {});
 for (const name of wanted) {
   if (!suites[name]) {
     console.log(`unknown suite ${name} (expected ${Object.keys(suites).join(', ')})`);
