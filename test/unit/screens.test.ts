@@ -1,6 +1,6 @@
 // The route table derived from src/ui/screens/ (tools/screens.mjs): what a screen file gives, and
 // the one-line reason for each file that cannot be a screen.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { suite } from 'uvu';
@@ -67,10 +67,21 @@ test('a title in single quotes with escapes, and a component re-exported from el
   assert.is(listScreens(root)[0].title, 'It\'s "mine"');
 });
 
-test("the app's own screens: /, /status/ and /about/, in that order", () => {
+test("the app's own screens: one route per top-level .tsx file of src/ui/screens/ (index.tsx at /), lowest navOrder first", () => {
+  const folder = path.join(process.cwd(), SCREENS_DIR);
+  const files = readdirSync(folder).filter((name) => name.endsWith('.tsx'));
+  const expected = files.map((name) => {
+    const stem = name.slice(0, -'.tsx'.length);
+    return {
+      path: stem === 'index' ? '/' : `/${stem}/`,
+      navOrder: Number(/export const navOrder = (\d+)/.exec(readFileSync(path.join(folder, name), 'utf8'))?.[1]),
+    };
+  });
+  expected.sort((a, b) => a.navOrder - b.navOrder);
+  assert.ok(files.includes('index.tsx'), 'the app has a home screen');
   assert.equal(
     listScreens(process.cwd()).map((s) => s.path),
-    ['/', '/status/', '/about/'],
+    expected.map((screen) => screen.path),
   );
 });
 
