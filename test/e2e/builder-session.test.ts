@@ -93,6 +93,9 @@ session(
 
     const dev = await startServing(dir, ['--watch']);
     try {
+      // A builder's first save comes after the tools are up: Node's recursive file watcher is set
+      // up folder by folder, with no event of its own for "ready" (the bench waits the same way).
+      await until("the type checker's first report", () => /^type check \(sw\): /m.test(dev.output()), 60_000);
       const rebuilds = () => dev.output().match(/^rebuilt in \d+ ms$/gm)?.length ?? 0;
       /** Saves like an editor, then waits for the rebuild that serves `expected` in the page's script. */
       const save = async (what: string, edit: () => void, expected: string) => {
@@ -133,6 +136,9 @@ session(
       const page = await (await fetch(new URL('help/', dev.url))).text();
       assert.match(page, '<title>Help · Field Notes</title>');
       assert.match(page, '<meta name="description" content="Notes from the field.">');
+    } catch (error) {
+      (error as Error).message += `\n--watch output:\n${dev.output()}`;
+      throw error;
     } finally {
       await dev.stop();
     }

@@ -23,6 +23,9 @@ import { servedUnder } from './address.mjs';
 import { devWorker, workerNotice } from './dev-worker.mjs';
 import { listen } from './server.mjs';
 
+/** How long after a rebuild the screens are prerendered: after the page's reload, which it would slow. */
+const PRERENDER_CHECK_DELAY_MS = 1000;
+
 /** The type checker's scheduling priority: it reports, it must not slow a rebuild or the reload. */
 const TYPECHECK_NICENESS = 10;
 
@@ -87,17 +90,22 @@ export async function startDev({ root, preact, base = '/', host = '127.0.0.1', p
   const changed = rebuildOnChange(
     async () => {
       const started = performance.now();
-      site = await buildDevSite(root, context, framework, base);
-      return Math.round(performance.now() - started);
+      const files = await buildDevSite(root, context, framework, base);
+      return { files, milliseconds: Math.round(performance.now() - started) };
     },
-    ({ error, value: milliseconds }) => {
-      if (error) {
+    ({ error, value }) => {
+      if (error || !value) {
         console.error(`build failed: ${error instanceof BuildError ? error.message : esbuildReason(error)}`);
         return;
       }
+      // Served only once reported: a build of a half-written file (an editor's truncate, then
+      // write) can succeed (an empty module), and is replaced by the build the write started.
+      const { files, milliseconds } = value;
+      site = files;
       reloads.notify();
       console.log(`rebuilt in ${milliseconds} ms`);
-      checkPrerender();
+      // Once the reload's requests are served: the check takes this thread for a moment.
+      setTimeout(checkPrerender, PRERENDER_CHECK_DELAY_MS);
     },
   );
   const watchers = ['src', 'static', 'sw.ts', 'package.json'].map((entry) =>
