@@ -200,7 +200,7 @@ export function readSavedFields(stored: unknown): SavedField[] {
   );
 }
 
-/** Sets a text control's value through the element's own (native) setter: React keeps a copy of the value on the element and would see no change otherwise. */
+/** Sets a text control's value through the native setter, past the copy React keeps on the element. */
 function setNativeValue(control: HTMLInputElement | HTMLTextAreaElement, value: string): void {
   for (let proto = Object.getPrototypeOf(control); proto; proto = Object.getPrototypeOf(proto)) {
     const setter = Object.getOwnPropertyDescriptor(proto, 'value')?.set;
@@ -228,16 +228,24 @@ function applyState(control: Control, value: FieldState): void {
 }
 
 function applyStateNow(control: Control, value: FieldState): void {
+  // React keeps its own copy of a control's value and checkedness on the element (its "value
+  // tracker"), updated by the element's own setter and not by the native one, and calls onChange
+  // only for an event that finds the control differing from that copy. Setting the copy to another
+  // state first makes the restored state a change whatever React saw before: the control may
+  // already show it (Firefox restores prerendered fields itself, before hydration).
   if (isToggle(control)) {
     // A click is what the frameworks listen to for these (React's onChange of a checkbox is its click).
-    if (control.checked !== value) control.click();
+    if (control.type === 'radio' && value === false) return;
+    control.checked = !value;
+    control.click();
     return;
   }
   if (isSelect(control) && Array.isArray(value)) {
     for (const option of Array.from(control.options)) option.selected = value.includes(option.value);
   } else if ((isInput(control) || isTextArea(control)) && typeof value === 'string') {
+    control.value = value === '' ? ' ' : '';
     setNativeValue(control, value);
-  } else if (typeof value === 'string') {
+  } else if (typeof value === 'string' && control.textContent !== value) {
     control.textContent = value;
   }
   dispatchEdit(control);
@@ -270,22 +278,23 @@ export function fieldRestorer(saved: readonly SavedField[]) {
           outcome.kept++;
           continue;
         }
+        // A control already showing the value (the app's own restore, or the browser's form
+        // restoration on a reload, which Firefox does for prerendered fields) gets it announced
+        // all the same: a framework that hydrated over the browser's value has not heard of it.
+        applyState(control, field.value);
         if (sameState(now, field.value)) outcome.held++;
-        else {
-          applyState(control, field.value);
-          outcome.restored++;
-        }
+        else outcome.restored++;
         // Still the person's change: kept again if another reload comes before the app saves it.
         changed.set(control, field.before);
       }
     },
-    /** Stops waiting: fields not seen by now are missing; logs the outcome when this module had anything to do. */
+    /** Stops waiting: fields not seen by now are missing; logs the outcome when fields were saved. */
     finish(): RestoreOutcome {
       if (finished) return outcome;
       finished = true;
       outcome.missing += pending.size;
       pending.clear();
-      if (outcome.restored + outcome.kept + outcome.missing > 0) logTransition('fields-restored', describeOutcome(outcome));
+      if (saved.length > 0) logTransition('fields-restored', describeOutcome(outcome));
       return outcome;
     },
   };

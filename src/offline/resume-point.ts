@@ -19,6 +19,13 @@ export const RESUME_MAX_AGE_MS = 30_000;
  */
 const WAIT_FOR_CONTENT_MS = 3000;
 
+/**
+ * How long a restored page passes its place on to a page that replaces it before the person acts:
+ * the kill switch navigates its pages while each may be reloading itself onto the new worker, so a
+ * second load can follow the first within moments.
+ */
+const PASS_ON_MS = 10_000;
+
 /** What counts as the person acting on the new page before it was restored: from then on, the place is theirs to choose. */
 const ACTIONS = ['pointerdown', 'keydown', 'wheel', 'touchstart'] as const;
 
@@ -131,7 +138,8 @@ function restoreFocus(element: HTMLElement, focus: FocusPoint): void {
  * and the page is tall enough for the saved scroll, the scroll and the focus, once. The focus and
  * scroll are left alone if the person acted first (a click, a key, a wheel or touch), so no focus
  * they moved is stolen; the fields are still restored, except one the person already typed into.
- * What never appears within a few seconds is not restored (a field that no longer exists).
+ * What never appears within a few seconds is not restored (a field that no longer exists). A page
+ * replaced again within seconds, before the person acted, passes the point on to the next.
  * Returns a stop function.
  */
 export function resumeAfterReload(): () => void {
@@ -139,10 +147,21 @@ export function resumeAfterReload(): () => void {
   if (!point) return () => {};
   const fields = fieldRestorer(point.fields);
   let placePending = true;
+  let finished = false;
+  // Replaced before the restore finished: the point as it came; after: the place as it is now.
+  const passOn = () => (finished ? saveResumePoint() : save(RESUME_KEY, point, area('sessionStorage')));
+  const stopPassingOn = () => {
+    removeEventListener('pagehide', passOn);
+    for (const type of ACTIONS) removeEventListener(type, stopPassingOn, true);
+  };
+  addEventListener('pagehide', passOn);
+  for (const type of ACTIONS) addEventListener(type, stopPassingOn, true);
+  const passOnTimer = setTimeout(stopPassingOn, PASS_ON_MS);
   const stopWaitingForAction = () => {
     for (const type of ACTIONS) removeEventListener(type, personActed, true);
   };
   const stop = () => {
+    finished = true;
     observer.disconnect();
     clearTimeout(timer);
     stopWaitingForAction();
@@ -179,5 +198,9 @@ export function resumeAfterReload(): () => void {
   for (const type of ACTIONS) addEventListener(type, personActed, true);
   observer.observe(document.body, { childList: true, subtree: true, characterData: true });
   restoreShown();
-  return stop;
+  return () => {
+    stop();
+    clearTimeout(passOnTimer);
+    stopPassingOn();
+  };
 }

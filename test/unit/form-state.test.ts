@@ -142,17 +142,35 @@ test("the app's own value wins: a control that shows something else than before 
   assert.is(lastLogLine(), 'fields-restored: 0 of 1 came back, 1 left as the page shows it');
 });
 
-test('a field the app put back by itself is not logged: the shell had nothing to do', async () => {
+test('a field already showing its value (the app or the browser put it back) came back, and the page hears of it again', async () => {
   edit('textarea', (e) => {
     e.value = 'saved by the app';
   });
   saveResumePoint();
+  let heard = 0;
   await reload(() => {
     render();
     control<HTMLTextAreaElement>('textarea').value = 'saved by the app';
+    control<HTMLTextAreaElement>('textarea').addEventListener('input', () => heard++);
   });
-  await each.dom.tick(10_000);
-  assert.is(sessionStorage.getItem(LOG_KEY), null);
+  assert.is(control<HTMLTextAreaElement>('textarea').value, 'saved by the app');
+  assert.is(heard, 1, 'a framework that hydrated over the value hears it');
+  assert.is(lastLogLine(), 'fields-restored: 1 of 1 came back');
+});
+
+test('a checkbox already ticked is announced with a click that leaves it ticked', async () => {
+  control('input[type="checkbox"]').click();
+  saveResumePoint();
+  const clicks: boolean[] = [];
+  await reload(() => {
+    render();
+    control('input[type="checkbox"]').checked = true;
+    control('input[type="checkbox"]').addEventListener('click', (event) =>
+      clicks.push((event.target as unknown as HTMLInputElement).checked),
+    );
+  });
+  assert.equal(clicks, [true]);
+  assert.is(control('input[type="checkbox"]').checked, true);
 });
 
 test('a field that is not on the new screen is skipped, and the log says how many could not come back', async () => {
@@ -193,6 +211,33 @@ test('a restored value is still kept if another reload comes before the app save
   saveResumePoint();
   await reload();
   assert.is(control<HTMLTextAreaElement>('textarea').value, 'hello');
+});
+
+test('a page replaced again right after the reload, before the person acted, passes the fields on (the kill switch navigates its pages as they reload)', async () => {
+  edit('textarea', (e) => {
+    e.value = 'hello';
+  });
+  saveResumePoint();
+  // Replaced before its screen rendered, then again after it restored.
+  await reload(() => {});
+  each.dom.pagehide();
+  await reload();
+  assert.is(control<HTMLTextAreaElement>('textarea').value, 'hello');
+  each.dom.pagehide();
+  await reload();
+  assert.is(control<HTMLTextAreaElement>('textarea').value, 'hello');
+});
+
+test('once the person acted, a later unload passes nothing on', async () => {
+  edit('textarea', (e) => {
+    e.value = 'hello';
+  });
+  saveResumePoint();
+  await reload();
+  each.dom.win.dispatchEvent(new each.dom.win.KeyboardEvent('keydown'));
+  each.dom.pagehide();
+  await reload();
+  assert.is(control<HTMLTextAreaElement>('textarea').value, '');
 });
 
 test('whatever else was stored as fields is dropped', () => {

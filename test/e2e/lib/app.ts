@@ -154,13 +154,17 @@ export function countLoads(page: Page): { readonly n: number } {
 
 /**
  * Waits until the page has reloaded on reconnect and the new document runs, its log ending with
- * the decision to reload. A new document has not been offline, so it has no reason to reload:
- * from here on only a new `offline` could cause another reload. `logKey`: the log of an app at another base.
+ * the decision to reload (then, if the person had typed into fields, the new page's restore of
+ * them). A new document has not been offline, so it has no reason to reload: from here on only a
+ * new `offline` could cause another reload. `logKey`: the log of an app at another base.
  */
 export async function reconnectReloaded(page: Page, loads: { readonly n: number }, ms = 5000, logKey = LOG_KEY): Promise<void> {
   await until('the reload', () => loads.n >= 1, ms);
   await firstNote(page).waitFor(WAIT);
-  await until('the reloaded page to show the reload in its log', async () => (await logKinds(page, logKey)).at(-1) === 'reload');
+  await until(
+    'the reloaded page to show the reload in its log',
+    async () => (await logKinds(page, logKey)).filter((kind) => kind !== 'fields-restored').at(-1) === 'reload',
+  );
 }
 
 /**

@@ -7,11 +7,12 @@ import { suite, type Test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { missingEngine } from '../../harness/engines.mjs';
 import { ENGINE_NAMES, type Engine, type EngineName, type Profile, type Tab } from './driver';
+import { logKinds } from './connectivity-log';
 import { startHost, type Host } from './hosts';
 import { launchEngine } from './launch-engine';
 import { storedText } from './notes';
 import { readPrecache, site } from './site';
-import { until } from './wait';
+import { sleep, until } from './wait';
 
 export type Build = 'react' | 'preact';
 
@@ -152,6 +153,27 @@ export class EngineSuite {
   goOnline = async (): Promise<void> => {
     await this.host.resume();
     await this.profile.setOffline(false);
+  };
+
+  /**
+   * Types through the network's return, the tab offline: a key every ~90 ms into whatever has the
+   * focus, from 1 s before the network returns until the page has logged that its reload waits for
+   * the typing (the moment the reload was due) and 2.5 s more; resolves to the keys typed. WebKit's
+   * pages see the network return seconds later: the typing lasts longer there.
+   */
+  typeThroughReconnect = async (tab: Tab): Promise<string> => {
+    let typed = '';
+    let waitingSince = 0;
+    for (;;) {
+      await tab.press('k');
+      typed += 'k';
+      await sleep(90); // a pace, not a wait
+      if (typed.length === 11) await this.goOnline();
+      if (!waitingSince && typed.length % 5 === 0 && (await logKinds(tab)).includes('reload-waits')) waitingSince = Date.now();
+      if (waitingSince && Date.now() - waitingSince > 2500) return typed;
+      if (typed.length > 400)
+        throw new Error(`typed ${typed.length} keys and the page never logged that its reload waits: ${(await logKinds(tab)).join(', ')}`);
+    }
   };
 
   /** Goes to the "Offline readiness" screen through its link and presses "Check for update", as a user would. */
