@@ -186,16 +186,20 @@ test('a port in use: "cannot serve", one line, exit 1; the build is written (it 
   }
 });
 
-test('an earlier build, a dev build on disk and an empty folder are output folders the build replaces', () => {
+test('an earlier build, a dev build on disk and an empty folder are output folders the build replaces, and nothing beside them changes', () => {
   write(dir, 'old-dev/sw.js', '// Dev build: no service worker.\n');
   write(dir, 'old-dev/index.html', '<!doctype html>\n');
   mkdirSync(path.join(dir, 'empty'));
+  /** The copy's entries but the output folders: what a build must leave as it is. */
+  const rest = () => Object.entries(fingerprint(dir)).filter(([file]) => !/^(dist|empty|old-dev)(\/|$)/.test(file));
+  const before = rest();
   for (const args of [[], [], ['--out', 'empty'], ['--out', 'old-dev']]) {
     const outcome = runBuild(dir, args);
     assert.is(outcome.code, 0, outcome.stderr);
   }
   const built = fingerprint(dir);
   assert.ok(built['dist/audit.json'] && built['empty/audit.json'] && built['old-dev/audit.json']);
+  assert.equal(rest(), before, 'nothing outside the output folders added, moved or deleted');
 });
 
 test.run();
