@@ -3,12 +3,12 @@
 // In each, the copy's own harness lists the sources and builds every test site, the released
 // version to update from included, without reading this repository's history.
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { sources } from '../harness/test-sites.mjs';
-import { audit, cleanup, copySources, temp, type Variant } from './lib/site';
+import { audit, cleanup, copyProject, temp, type Variant } from './lib/site';
 
 const repo = process.cwd();
 
@@ -24,17 +24,9 @@ function git(cwd: string, ...args: string[]): void {
   if (result.status !== 0) throw new Error(`git ${args.join(' ')} failed in ${cwd}: ${result.stderr}`);
 }
 
-/** A copy of this project as a download has it: the sources, the tests and the README, no `.git`. */
-function download(): string {
-  const copy = copySources();
-  cpSync(path.join(repo, 'test'), path.join(copy, 'test'), { recursive: true });
-  cpSync(path.join(repo, 'README.md'), path.join(copy, 'README.md'));
-  return copy;
-}
-
-/** The download with a history of its own: one commit, as "Use this template" makes. */
+/** A download with a history of its own: one commit, as "Use this template" makes. */
 function freshHistory(): string {
-  const copy = download();
+  const copy = copyProject();
   git(copy, 'init', '--quiet', '--initial-branch=main');
   git(copy, 'add', '.');
   git(copy, 'commit', '--quiet', '--message', 'Initial commit');
@@ -74,7 +66,7 @@ const expectedSources = sources(repo);
 const runs: Record<string, HarnessRun> = {};
 
 for (const [kind, make] of [
-  ['a folder without .git', download],
+  ['a folder without .git', copyProject],
   ['a fresh one-commit history', freshHistory],
   ['a shallow clone', shallowClone],
 ] as const) {

@@ -1,0 +1,171 @@
+#!/usr/bin/env node
+// `npm run remove-demo`: takes the demo notes app out of the template in one step, for a builder
+// starting their own app: the notes store (src/notes/), the Notes screen and its parts, the demo's
+// own tests, its part of the README (its section and its screen's line); a minimal home screen takes the Notes screen's place and
+// src/main.tsx stops starting the notes. It deletes only what the demo shipped, byte for byte (the
+// SHA-256 of each file in demo-files.json): a demo file you changed is kept, and named. Prints what
+// it did; run again, it changes nothing and says so in one line.
+// `node tools/remove-demo.mjs --record` (the template's maintainers, after changing the demo)
+// writes demo-files.json from this checkout's demo files.
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+/** Where the demo's files and their hashes are recorded, from the project's root. */
+export const RECORD = 'tools/demo-files.json';
+
+/** The demo's files: its data and screen, and its own tests (those no other test imports). */
+const DEMO_FILES = [
+  /^src\/notes\/[^/]+\.tsx?$/,
+  /^src\/ui\/screens\/index\.tsx$/,
+  /^src\/ui\/screens\/notes\/[^/]+\.tsx?$/,
+  /^test\/(unit|e2e)\/notes[\w-]*\.test\.ts$/,
+  /^test\/unit\/backup\.test\.ts$/,
+  /^test\/e2e\/lib\/backup\.ts$/,
+];
+
+/** The Notes screen's place: the home screen a builder's app starts from. */
+export const HOME_SCREEN = `// /, the home screen: your app's first screen (each .tsx file in this folder is one screen).
+export const title = 'Home';
+export const navOrder = 1;
+
+/** The home screen, until your app has its own. */
+export default function Home() {
+  return <p>This app works offline once it has loaded: every screen is kept on this device.</p>;
+}
+`;
+
+/** The lines of src/main.tsx that start the notes: the import and the call. */
+const MAIN_LINES = [/^import \{ startNotes \} from ["']\.\/notes\/store["'];\n/m, /^startNotes\(\);\n/m];
+
+/** The README's parts about the demo: its section (to the next heading) and its screen's line. */
+const README_SECTION = '## When the browser deletes your data\n';
+const README_LINE = '- `/` **Notes**:';
+
+/**
+ * The README without the demo's parts (the same text when they are gone).
+ * @param {string} text
+ */
+function readmeWithoutDemo(text) {
+  let result = text;
+  const start = result.indexOf(README_SECTION);
+  if (start >= 0) {
+    const next = result.indexOf('\n## ', start + README_SECTION.length);
+    result = result.slice(0, start) + (next >= 0 ? result.slice(next + 1) : '');
+  }
+  return result
+    .split('\n')
+    .filter((line) => !line.startsWith(README_LINE))
+    .join('\n');
+}
+
+/**
+ * The project's files under the folders the demo lives in, relative, with "/" separators.
+ * @param {string} root
+ */
+function candidateFiles(root) {
+  /** @type {string[]} */
+  const found = [];
+  for (const top of ['src', 'test']) {
+    const dir = path.join(root, top);
+    if (!existsSync(dir)) continue;
+    for (const entry of readdirSync(dir, { recursive: true, withFileTypes: true })) {
+      if (!entry.isFile()) continue;
+      found.push(path.relative(root, path.join(entry.parentPath, entry.name)).split(path.sep).join('/'));
+    }
+  }
+  return found.filter((file) => DEMO_FILES.some((pattern) => pattern.test(file))).sort();
+}
+
+/**
+ * A file's SHA-256, hex.
+ * @param {string} file
+ */
+const sha256 = (file) => createHash('sha256').update(readFileSync(file)).digest('hex');
+
+/**
+ * Writes RECORD from the demo's files in `root`.
+ * @param {string} root
+ */
+export function recordDemo(root) {
+  const files = Object.fromEntries(candidateFiles(root).map((file) => [file, sha256(path.join(root, file))]));
+  writeFileSync(path.join(root, RECORD), JSON.stringify(files, null, 2) + '\n');
+  return files;
+}
+
+/**
+ * Removes `dir` and its parents up to `root` while they are empty.
+ * @param {string} root
+ * @param {string} dir
+ */
+function removeEmptyFolders(root, dir) {
+  for (let at = dir; at !== root && existsSync(at) && readdirSync(at).length === 0; at = path.dirname(at)) rmdirSync(at);
+}
+
+/**
+ * Takes the demo out of the project at `root`; returns what it did, one line each: removed, kept
+ * (changed since the demo shipped it), written, edited. Nothing when the demo is gone already.
+ * @param {string} root
+ * @param {Record<string, string>} shipped the demo's files and their SHA-256 (RECORD)
+ * @returns {{ removed: string[], kept: string[], changed: string[] }}
+ */
+export function removeDemo(root, shipped) {
+  const done = { removed: /** @type {string[]} */ ([]), kept: /** @type {string[]} */ ([]), changed: /** @type {string[]} */ ([]) };
+  for (const [file, hash] of Object.entries(shipped)) {
+    const full = path.join(root, file);
+    if (!existsSync(full)) continue;
+    if (sha256(full) !== hash) {
+      // The home screen written by an earlier run is not the demo's: it stays, unnamed.
+      if (file !== 'src/ui/screens/index.tsx' || readFileSync(full, 'utf8') !== HOME_SCREEN) done.kept.push(file);
+      continue;
+    }
+    rmSync(full);
+    done.removed.push(file);
+    removeEmptyFolders(root, path.dirname(full));
+  }
+  const home = path.join(root, 'src/ui/screens/index.tsx');
+  if (!existsSync(home)) {
+    writeFileSync(home, HOME_SCREEN);
+    done.changed.push('src/ui/screens/index.tsx: a minimal home screen in place of Notes');
+  }
+  const main = path.join(root, 'src/main.tsx');
+  const mainText = existsSync(main) ? readFileSync(main, 'utf8') : '';
+  if (MAIN_LINES.some((line) => line.test(mainText))) {
+    writeFileSync(
+      main,
+      MAIN_LINES.reduce((text, line) => text.replace(line, ''), mainText),
+    );
+    done.changed.push('src/main.tsx: no longer starts the notes');
+  }
+  const readme = path.join(root, 'README.md');
+  const readmeText = existsSync(readme) ? readFileSync(readme, 'utf8') : '';
+  const readmeLeft = readmeWithoutDemo(readmeText);
+  if (readmeLeft !== readmeText) {
+    writeFileSync(readme, readmeLeft);
+    done.changed.push("README.md: the demo's part");
+  }
+  return done;
+}
+
+/** Prints what removeDemo() did, or one line when it did nothing. @param {ReturnType<typeof removeDemo>} done */
+function report({ removed, kept, changed }) {
+  if (!removed.length && !changed.length) {
+    console.log(
+      `remove-demo: nothing to do, the demo is already removed${kept.length ? ` (kept, changed by you: ${kept.join(', ')})` : ''}`,
+    );
+    return;
+  }
+  for (const file of removed) console.log(`removed ${file}`);
+  for (const line of changed) console.log(`wrote ${line}`);
+  for (const file of kept) console.log(`kept ${file}: changed since the demo shipped it; delete it yourself if it is still the demo's`);
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  const root = process.cwd();
+  if (process.argv.includes('--record')) {
+    console.log(`recorded ${Object.keys(recordDemo(root)).length} demo files in ${RECORD}`);
+  } else {
+    report(removeDemo(root, JSON.parse(readFileSync(path.join(root, RECORD), 'utf8'))));
+  }
+}
