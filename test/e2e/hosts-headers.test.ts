@@ -14,6 +14,7 @@ import * as assert from 'uvu/assert';
 import { HEADER_ONLY_DIRECTIVES, META_CONTENT_SECURITY_POLICY } from '../../tools/headers.mjs';
 import { beforeAllTests } from './lib/hooks';
 import { startHost, type Host, type HostKind } from './lib/hosts';
+import { ROUTES } from './lib/screens';
 import { audit, BUILDS, site } from './lib/site';
 import { present } from '../present';
 
@@ -225,7 +226,7 @@ for (const build of BUILDS) {
     test("every page answer has one policy header and the page's own <meta> policy, the header's without frame-ancestors (the 404 page too)", async ({
       host,
     }) => {
-      for (const urlPath of ['/', '/status/', '/about/', '/no-such-page']) {
+      for (const urlPath of [...ROUTES.map((route) => route.path), '/no-such-page']) {
         const answer = await get(host, urlPath);
         assert.is(answer.status, urlPath === '/no-such-page' ? 404 : 200, urlPath);
         const header = String(answer.headers['content-security-policy']);
