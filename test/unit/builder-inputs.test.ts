@@ -172,7 +172,7 @@ for (const { what, args = [], env, change, line } of cases) {
   });
 }
 
-test('a port in use: "cannot serve", one line, exit 1; the build is written (it did not fail)', async () => {
+test('a port in use: "cannot serve", one line, exit 1, for --serve (the build is written: it did not fail) and --watch', async () => {
   const taken = net.createServer();
   await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
   const { port } = taken.address() as net.AddressInfo;
@@ -181,6 +181,9 @@ test('a port in use: "cannot serve", one line, exit 1; the build is written (it 
     assert.is(outcome.code, 1);
     assert.is(outcome.stderr, `cannot serve: port ${port} on 127.0.0.1 is in use (set PORT to another)`);
     assert.ok(fingerprint(dir)['dist/audit.json'], 'dist/ built');
+    const dev = runBuild(dir, ['--watch'], { PORT: String(port) });
+    assert.is(dev.code, 1);
+    assert.is(dev.stderr, `cannot serve: port ${port} on 127.0.0.1 is in use (set PORT to another)`);
   } finally {
     taken.close();
   }
