@@ -180,8 +180,10 @@ for (const build of BUILDS) {
         await brokenUpdate(host, () => {});
       });
 
-    test('the kill switch leaves no registration and no cache of ours, and the page works online', async ({ host }) => {
-      const page = await openInstalled(context, host.url);
+    test('the kill switch leaves no registration and no cache of ours, and the page works online, with no console problem', async ({
+      host,
+    }) => {
+      const { page, problems } = await openInstalledWatched(context, host.url);
       await makeOtherCache(page);
       await firstNote(page).fill('still here after the kill switch');
       const loads = countLoads(page);
@@ -213,6 +215,7 @@ for (const build of BUILDS) {
       await host.logged();
       assert.ok(requestsSince(host, beforeReload).includes('/'), 'the page came from the network');
       assert.is(await firstNote(page).inputValue(), 'still here after the kill switch');
+      assert.equal(problems, []);
     });
 
     test.run();

@@ -35,9 +35,19 @@ export interface WatchedVisit {
   problems: string[];
 }
 
-/** A new page of `context`, its console watched (watchConsole()) from before anything loads in it. */
+/**
+ * A new page of `context`, its console watched (watchConsole()) from before anything loads in it,
+ * and every `securitypolicyviolation` of its documents (a Trusted Types refusal included) reported
+ * on that console, so a refusal is a problem even where the engine would not log it.
+ */
 export async function newWatchedPage(context: BrowserContext): Promise<WatchedVisit> {
   const page = await context.newPage();
+  // An init script runs through the DevTools protocol, outside the page's CSP and Trusted Types.
+  await page.addInitScript(() =>
+    document.addEventListener('securitypolicyviolation', (e) =>
+      console.error(`securitypolicyviolation: ${e.violatedDirective} blocked ${e.blockedURI || 'inline'} (${e.sample})`),
+    ),
+  );
   return { page, problems: watchConsole(page) };
 }
 
