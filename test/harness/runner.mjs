@@ -14,7 +14,7 @@ import { stripVTControlCharacters } from 'node:util';
 import { chromePath } from './chromium.mjs';
 import { ENGINES, isEngine, runEngineTest } from './engines.mjs';
 import { runInGroup } from './process-group.mjs';
-import { ensureObservatory, ensureTestMachine, ensureWrangler, testCache } from './setup.mjs';
+import { ensureCspEvaluator, ensureObservatory, ensureTestMachine, ensureWrangler, testCache } from './setup.mjs';
 import { bundleTests } from './test-bundle.mjs';
 import { buildTestSites } from './test-sites.mjs';
 import { PROGRAMS } from '../../tools/typecheck.mjs';
@@ -183,6 +183,9 @@ const ENGINE_TEST = 'engines.test.mjs';
 /** The test file that scores the hosts with the MDN HTTP Observatory's scanner (test/e2e/observatory.test.ts, bundled). */
 const OBSERVATORY_TEST = 'observatory.test.mjs';
 
+/** The test file that asks Google's CSP Evaluator about the policies (test/e2e/csp-evaluator.test.ts, bundled). */
+const CSP_EVALUATOR_TEST = 'csp-evaluator.test.mjs';
+
 /** The engines a plain `npm test` runs it in: all three. `--engine firefox` (or a list) runs only those. */
 const DEFAULT_ENGINES = ENGINES;
 
@@ -213,8 +216,9 @@ async function e2e() {
   const engineFile = files.find((file) => path.basename(file) === ENGINE_TEST);
   const engines = engineFile ? (enginesAsked?.filter(isEngine) ?? DEFAULT_ENGINES) : [];
   const chromiumFiles = enginesAsked ? [] : files.filter((file) => file !== engineFile);
-  // The Observatory's scanner likewise, when its test runs.
+  // The Observatory's scanner and the CSP Evaluator likewise, when their tests run.
   if (chromiumFiles.some((file) => path.basename(file) === OBSERVATORY_TEST)) env.OBSERVATORY_PATH = ensureObservatory(cache);
+  if (chromiumFiles.some((file) => path.basename(file) === CSP_EVALUATOR_TEST)) env.CSP_EVALUATOR_PATH = ensureCspEvaluator(cache);
   // The engine runs go first: WebKit's is the longest (its network changes take seconds to reach
   // the page), and the Chromium files fill the other worker meanwhile.
   const jobs = [

@@ -257,6 +257,37 @@ export function ensureWrangler(cache, say = console.log) {
   return launcher;
 }
 
+/** Google's CSP Evaluator (npm csp_evaluator), which test/e2e/csp-evaluator.test.ts asks about the policies, pinned. */
+export const CSP_EVALUATOR_VERSION = '1.1.8';
+
+/**
+ * Makes sure the CSP Evaluator is there: CSP_EVALUATOR_PATH when set (its package folder, used as
+ * it is), else CSP_EVALUATOR_VERSION in `<cache>/csp-evaluator`, installed there with npm the first
+ * time (it has no dependencies and no install script). Returns the package's folder; never throws:
+ * when the install fails, its test fails with its own line.
+ * @param {string} cache
+ * @param {(line: string) => void} [say]
+ */
+export function ensureCspEvaluator(cache, say = console.log) {
+  const given = process.env.CSP_EVALUATOR_PATH;
+  if (given) return given;
+  const dir = path.join(cache, 'csp-evaluator');
+  installOnFirstUse(
+    {
+      dir,
+      name: 'csp_evaluator',
+      version: CSP_EVALUATOR_VERSION,
+      dependencies: { csp_evaluator: CSP_EVALUATOR_VERSION },
+      by: 'npm test',
+      about: "Google's CSP Evaluator, about 1 MB",
+      neededBy: 'the CSP Evaluator test',
+      instead: 'set CSP_EVALUATOR_PATH',
+    },
+    say,
+  );
+  return path.join(dir, 'node_modules', 'csp_evaluator');
+}
+
 /** The MDN HTTP Observatory's scanner the tests score the hosts' headers with (observatory.mjs), pinned. */
 export const OBSERVATORY_VERSION = '1.4.8';
 
