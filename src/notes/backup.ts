@@ -2,7 +2,8 @@
 // a backup" accepts (anything else, a file over one of its limits too, is refused with one
 // sentence saying why: a file is taken whole or not at all), and how a backup merges into the
 // notes on this device. Browsers delete site data (Safari after 7 days without a
-// visit, any browser under storage pressure): this file is the user's own copy.
+// visit, any browser under storage pressure): this file is the user's own copy, so every limit
+// here lies above what the app lets a person store (the editor holds the notes to MAX_NOTES).
 import { APP_NAME } from '../app-name';
 import { formatNumber } from '../ui/format';
 import { merge, type Doc, type Note } from './model';
@@ -11,12 +12,15 @@ import { merge, type Doc, type Note } from './model';
 export const BACKUP_FORMAT = 'notes-backup';
 /** The format's version: a reader refuses any other, so a later format is never misread. */
 export const BACKUP_VERSION = 1;
-/** The largest file read: far beyond any real notes, small enough to read and parse at once. */
-export const MAX_BACKUP_BYTES = 5 * 1024 * 1024;
-/** The most notes a backup holds: a screen of textareas beyond this is no longer usable. */
-export const MAX_BACKUP_NOTES = 10_000;
-/** The longest note a backup holds, in characters (UTF-16 code units, as the editor counts them). */
-export const MAX_NOTE_LENGTH = 1_000_000;
+/**
+ * The largest file read: above the largest backup a device can hold notes for. localStorage keeps
+ * 5,242,880 UTF-16 code units an origin in Chromium, Firefox and Safari; the backup writes each
+ * unit of note text as at most 3 bytes of UTF-8 (as the stored JSON escapes it, 1 unit for 1 to 3
+ * bytes, 6 for 6), and each note's fields with at most twice the stored overhead.
+ */
+export const MAX_BACKUP_BYTES = 16 * 1024 * 1024;
+/** The most notes: a screen of textareas beyond this is no longer usable (Notes stops adding at it). */
+export const MAX_NOTES = 10_000;
 
 /**
  * The file's content: format and version first, the app it came from and when (ISO 8601, for
@@ -53,17 +57,14 @@ export type ReadBackup = { notes: Note[] } | { refused: string };
 
 /** The reason a file of `bytes` is refused before it is read, or undefined when it may be read. */
 export function sizeProblem(bytes: number): string | undefined {
-  if (bytes > MAX_BACKUP_BYTES) return 'This file is larger than 5 MB, so it is not a notes backup.';
+  if (bytes > MAX_BACKUP_BYTES) return 'This file is larger than 16 MB, more than any device keeps of notes, so it is not a notes backup.';
   return undefined;
 }
 
-/** The limit `notes` break, as the sentence a refusal says, or undefined within every limit (so a download can warn too). */
+/** The limit `notes` break, as the sentence a refusal says, or undefined within it (so a download can warn too). */
 export function limitProblem(notes: readonly Note[]): string | undefined {
-  if (notes.length > MAX_BACKUP_NOTES)
-    return `This backup has ${formatNumber(notes.length)} notes; a backup holds at most ${formatNumber(MAX_BACKUP_NOTES)}.`;
-  const long = notes.findIndex((note) => note.text.length > MAX_NOTE_LENGTH);
-  if (long >= 0)
-    return `Note ${long + 1} of this backup has ${formatNumber(notes[long].text.length)} characters; a note holds at most ${formatNumber(MAX_NOTE_LENGTH)}.`;
+  if (notes.length > MAX_NOTES)
+    return `This backup has ${formatNumber(notes.length)} notes; this app keeps at most ${formatNumber(MAX_NOTES)}.`;
   return undefined;
 }
 

@@ -107,7 +107,11 @@ for (const build of BUILDS) {
         Buffer.from(JSON.stringify({ format: 'notes-backup', version: 1, notes: [{ id: 'a', text: 42, at: 1 }] })),
         'This backup is damaged: note 1 has no text.',
       ],
-      ['huge.json', Buffer.alloc(5 * 1024 * 1024 + 1, ' '), 'This file is larger than 5 MB, so it is not a notes backup.'],
+      [
+        'huge.json',
+        Buffer.alloc(16 * 1024 * 1024 + 1, ' '),
+        'This file is larger than 16 MB, more than any device keeps of notes, so it is not a notes backup.',
+      ],
     ];
     for (const [name, buffer, reason] of refusals) {
       assert.is(await restore(page, { name, buffer }), `Not restored: ${reason} Nothing was changed.`, name);

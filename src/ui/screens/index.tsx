@@ -1,6 +1,8 @@
 // /, "Notes": the app's own work, kept on this device (src/notes/ has the data).
+import { MAX_NOTES } from '../../notes/backup';
 import { addNote, deleteNote, editNote, notes, startOver } from '../../notes/store';
 import { reloadAfterFlush } from '../../offline/flush';
+import { formatNumber } from '../format';
 import { NO_ROOM_FOR_NOTES } from '../no-room';
 import { useStore } from '../useStore';
 import { Backup } from './notes/Backup';
@@ -35,6 +37,7 @@ const focusFirstNote = () => document.querySelector<HTMLElement>('.notes textare
 /** The Notes screen: notes kept on this device, each a labelled text area saved as you type. */
 export default function Notes() {
   const { notes: list, problem, corrupt, outdated, unsaved, loaded } = useStore(notes);
+  const atLimit = list.length >= MAX_NOTES;
   return (
     <>
       <div className="notice" aria-live="polite">
@@ -101,15 +104,20 @@ export default function Notes() {
       </ul>
       {!outdated && (
         <>
+          {/* At the limit the button stays focusable and says why it does nothing (aria-disabled, described by the limit). */}
           <button
             id="add-note"
             type="button"
+            aria-disabled={atLimit || undefined}
+            aria-describedby={atLimit ? 'notes-limit' : undefined}
             onClick={() => {
+              if (atLimit) return;
               editorToFocus = 'note-' + addNote();
             }}
           >
             Add note
           </button>
+          {atLimit && <p id="notes-limit">This app keeps at most {formatNumber(MAX_NOTES)} notes: delete one to add another.</p>}
           <Backup />
         </>
       )}

@@ -8,14 +8,18 @@ import { until } from './wait';
 /** The backup section's live region. */
 export const backupStatus = (page: Page) => page.getByRole('region', { name: 'Backup' }).getByRole('status');
 
-/** Chooses a file for "Restore from a backup" and waits until the page says what it did. */
-export async function restoreBackup(page: Page, file: { name: string; buffer: Buffer }): Promise<string> {
+/** Chooses a file for "Restore from a backup" and waits until the page says what it did (not "Reading <file>…", said meanwhile). */
+export async function restoreBackup(page: Page, file: { name: string; buffer: Buffer }, ms?: number): Promise<string> {
   const before = await shownText(backupStatus(page));
   await page.getByLabel('Restore from a backup').setInputFiles({ ...file, mimeType: 'application/json' });
-  return until('the outcome of the restore', async () => {
-    const now = await shownText(backupStatus(page));
-    return now !== before ? now : '';
-  });
+  return until(
+    'the outcome of the restore',
+    async () => {
+      const now = await shownText(backupStatus(page));
+      return now !== before && now !== `Reading ${file.name}…` ? now : '';
+    },
+    ms,
+  );
 }
 
 /** A backup file's bytes, as "Download a backup" writes them, holding `notes`. */

@@ -27,11 +27,19 @@ function downloadBackup(): string {
   return `Saved ${noteCount(list.length)} to ${link.download}.`;
 }
 
-/** Reads a chosen file and restores from it; resolves to the sentence to show. */
+/** Lets the browser paint and take input between two long steps of a restore. */
+const nextTask = (): Promise<void> => new Promise((resolve) => setTimeout(resolve));
+
+/**
+ * Reads a chosen file and restores from it; resolves to the sentence to show. The largest backup
+ * (16 MB) is read off the main thread (File.text()), parsed in one task, then written and drawn in
+ * the next: each step is one long task, never one long freeze of all of them.
+ */
 async function restoreFrom(file: File): Promise<string> {
   const refused = sizeProblem(file.size);
   const read = refused ? { refused } : readBackup(await file.text());
   if ('refused' in read) return `Not restored: ${read.refused} Nothing was changed.`;
+  await nextTask();
   const outcome = restoreNotes(read.notes);
   if ('problem' in outcome && outcome.problem === 'outdated')
     return 'Not restored: your notes were saved by a newer version of this app. Nothing was changed; reload to get it.';
@@ -46,6 +54,7 @@ export function Backup() {
     const input = event.currentTarget;
     const file = input.files?.[0];
     if (!file) return;
+    setMessage(`Reading ${file.name}…`);
     setMessage(
       await restoreFrom(file).catch((error: Error) => `Not restored: the file could not be read (${error.message}). Nothing was changed.`),
     );
