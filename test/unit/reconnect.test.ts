@@ -3,8 +3,8 @@
 // against a real server in test/e2e/reconnect*.test.ts.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { NOTES_KEY, editNote, startNotes } from '../../src/notes/store';
 import { connectivityLog, startConnectivity } from '../../src/offline/connectivity';
+import { createDeviceDocument } from '../../src/offline/device-document';
 import { startQuietMomentWatch } from '../../src/offline/quiet-moment';
 import { GUARD_KEY, startReconnect, type ReconnectOptions } from '../../src/offline/reconnect';
 import { installDom, type FakeDom } from './dom';
@@ -247,28 +247,38 @@ test('the log says why the reload waits (typing, then a hidden tab) and when it 
   stopConnectivity();
 });
 
+/** An app's own stored data, as a builder declares it: one text kept on the device by the shell's device document. */
+const DRAFT_KEY = 'reconnect-test:draft';
+const draft = createDeviceDocument<{ text: string }>({
+  key: DRAFT_KEY,
+  empty: { text: '' },
+  recover: (data) => ({ doc: { text: String((data as { text?: unknown } | undefined)?.text ?? '') }, lost: false }),
+  // The longer text wins: the same whichever side merges (a test needs no more).
+  merge: (mine, theirs) => (theirs.text.length > mine.text.length ? theirs : mine),
+});
+
 test('saves what the user typed (a save still pending) before it reloads', async () => {
   // A save delay far longer than the stable period makes the race explicit: without the
   // flush, the reload would come before the save.
-  const stopNotes = startNotes({ saveWithinMs: 60_000 });
+  const stopDraft = draft.start({ saveWithinMs: 60_000 });
   let storedAtReload: string | null = null;
   // The default reload (reloadAfterFlush), with happy-dom's location.reload replaced so the test
   // can look at storage at the moment of the reload.
   Object.defineProperty(dom.win.location, 'reload', {
     configurable: true,
-    value: () => (storedAtReload = localStorage.getItem(NOTES_KEY)),
+    value: () => (storedAtReload = localStorage.getItem(DRAFT_KEY)),
   });
   stop = startReconnect({ check: async () => true });
   dom.setOnline(false);
-  editNote('0', 'typed offline');
+  draft.change({ text: 'typed offline' });
   await dom.tick(100);
-  editNote('0', 'typed offline, up to the last keystroke');
-  assert.is(localStorage.getItem(NOTES_KEY), null, 'nothing saved yet');
+  draft.change({ text: 'typed offline, up to the last keystroke' });
+  assert.is(localStorage.getItem(DRAFT_KEY), null, 'nothing saved yet');
   dom.setOnline(true);
   await dom.tick(1000);
-  stopNotes();
-  assert.ok(storedAtReload, 'reloaded, with the notes in storage');
-  assert.is(JSON.parse(present(storedAtReload, 'the notes stored at the reload')).notes[0].text, 'typed offline, up to the last keystroke');
+  stopDraft();
+  assert.ok(storedAtReload, 'reloaded, with the text in storage');
+  assert.is(JSON.parse(present(storedAtReload, 'the text stored at the reload')).text, 'typed offline, up to the last keystroke');
 });
 
 test.run();
