@@ -58,7 +58,8 @@ const VALUE_EXAMPLES = { '--out': 'dist', '--base': '/my-app/' };
  * @param {string[]} argv
  */
 function parseArgs(argv) {
-  const opts = { preact: false, killSwitch: false, check: false, serve: false, watch: false, out: 'dist', base: '/' };
+  /** @type {{ preact: boolean, killSwitch: boolean, check: boolean, serve: boolean, watch: boolean, out?: string, base: string }} */
+  const opts = { preact: false, killSwitch: false, check: false, serve: false, watch: false, base: '/' };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     if (arg === '--preact') opts.preact = true;
@@ -83,17 +84,18 @@ async function main() {
   const opts = parseArgs(process.argv.slice(2));
   const address = opts.serve ? serveAddress(process.env) : undefined;
   if (opts.watch) {
-    if (process.argv.includes('--out')) throw new BuildError('--out is for builds: the dev loop (--watch) keeps its build in memory');
+    if (opts.out !== undefined) throw new BuildError('--out is for builds: the dev loop (--watch) keeps its build in memory');
     const { startDev } = await import('./tools/serve/dev.mjs');
     await startDev({ root, preact: opts.preact, base: opts.base, ...address });
     return;
   }
-  const out = checkedOutput(root, opts.out);
+  const outOption = opts.out ?? 'dist';
+  const out = checkedOutput(root, outOption);
   await buildOnce(root, { ...opts, out });
   if (!address) return;
   const { listen } = await import('./tools/serve/server.mjs');
   const { url } = await listen({ root: out, intercept: servedUnder(opts.base), ...address });
-  console.log(`serving ${opts.out}/ on ${new URL(opts.base, url)}`);
+  console.log(`serving ${outOption}/ on ${new URL(opts.base, url)}`);
 }
 
 main().catch(fail);

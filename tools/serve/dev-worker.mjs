@@ -24,7 +24,8 @@ self.addEventListener('activate', (event) => {
     (async () => {
       for (const name of await caches.keys()) if (name.startsWith(${JSON.stringify(prefix)})) await caches.delete(name);
       await self.registration.unregister();
-      for (const page of await self.clients.matchAll({ type: 'window' })) page.navigate(page.url);
+      // A page that cannot be navigated from here is loaded from the network at its next visit all the same.
+      for (const page of await self.clients.matchAll({ type: 'window' })) page.navigate(page.url).catch(() => {});
     })(),
   );
 });
