@@ -1,0 +1,133 @@
+// The shell's guarantees on an app that is not ours, in Chromium: a checklist (test/fixtures/checklist/)
+// built from the shell with the demo removed (npm run remove-demo), its new item's text in
+// component state and its items stored through createDeviceDocument. It type-checks and builds;
+// a first visit fetches each of its files once; every route renders offline; typing through a
+// reconnect into its own field loses no key, reloads once at a pause and puts text, focus and
+// caret back; its stored items survive a reload offline.
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import type { Page } from 'playwright-core';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { listScreens } from '../../tools/screens.mjs';
+import { countLoads, headingAt, newWatchedPage, typeSteadily, waitReady } from './lib/app';
+import { freshContext, goOffline } from './lib/browser';
+import { logKinds, logLines } from './lib/connectivity-log';
+import { startHost } from './lib/hosts';
+import { caretOf } from './lib/notes';
+import { cleanup, copyProject, readPrecache } from './lib/site';
+import { shareChromium, type Shared } from './lib/suite';
+import { until, WAIT } from './lib/wait';
+
+const repo = process.cwd();
+
+/** Runs a command in `cwd`; throws its output when it fails. */
+function run(cwd: string, ...args: string[]): void {
+  const result = spawnSync(process.execPath, args, { cwd, encoding: 'utf8' });
+  if (result.status !== 0) throw new Error(`node ${args.join(' ')} failed in ${cwd}:\n${result.stdout}${result.stderr}`);
+}
+
+/** The checklist app: the shell without the demo, the fixture's screen and store in, started in main.tsx, type-checked and built. */
+function buildChecklistApp(): { project: string; dist: string } {
+  const project = copyProject();
+  run(project, 'tools/remove-demo.mjs');
+  const fixture = path.join(repo, 'test/fixtures/checklist');
+  mkdirSync(path.join(project, 'src/checklist'));
+  copyFileSync(path.join(fixture, 'store.ts'), path.join(project, 'src/checklist/store.ts'));
+  copyFileSync(path.join(fixture, 'index.tsx'), path.join(project, 'src/ui/screens/index.tsx'));
+  const main = path.join(project, 'src/main.tsx');
+  // As a builder starts their stored data (README, "Add stored data"): beside the shell's starts.
+  writeFileSync(
+    main,
+    readFileSync(main, 'utf8')
+      .replace('import { startConnectivity }', "import { checklist } from './checklist/store';\nimport { startConnectivity }")
+      .replace('startRouter();\n', 'startRouter();\nchecklist.start();\n'),
+  );
+  run(project, 'tools/typecheck.mjs', 'app');
+  run(project, 'build.mjs', '--out', 'dist');
+  return { project, dist: path.join(project, 'dist') };
+}
+
+/** What the checklist screen shows: the new item's field, the component's own state line, the items. */
+const checklistOf = (page: Page) =>
+  page.evaluate(() => ({
+    field: (document.getElementById('new-item') as HTMLInputElement | null)?.value ?? null,
+    state: document.querySelector('.draft-state')?.textContent ?? null,
+    items: [...document.querySelectorAll('.checklist li')].map((item) => item.textContent),
+  }));
+
+const test = suite<Shared>('the shell on a second app: a checklist');
+let app: { project: string; dist: string };
+shareChromium(test, () => {
+  app = buildChecklistApp();
+  return startHost('preview', app.dist);
+});
+test.after(cleanup);
+
+test('its screens are its own: the checklist at /, no Notes', () => {
+  const screens = listScreens(app.project);
+  assert.equal(screens[0], { name: 'index', path: '/', title: 'Checklist', navOrder: 1, file: 'src/ui/screens/index.tsx' });
+  assert.not.ok(screens.some((screen) => screen.title === 'Notes'));
+});
+
+test('a first visit fetches each of its precached files once; every route renders offline, its items kept', async ({ browser, host }) => {
+  const context = await freshContext(browser);
+  const { page, problems } = await newWatchedPage(context);
+  await page.goto(host.url);
+  await waitReady(page);
+  await host.logged();
+  const requested = host.log.filter((request) => request.method === 'GET' && !request.revalidation).map((request) => request.url);
+  const notOnce = Object.keys(readPrecache(app.dist)).filter((url) => requested.filter((asked) => asked === url).length !== 1);
+  assert.equal(notOnce, [], 'each precached file requested once');
+
+  await page.getByLabel('New item').fill('buy milk');
+  await page.getByRole('button', { name: 'Add' }).click();
+  await goOffline(context, page);
+  for (const screen of listScreens(app.project))
+    assert.is(await headingAt(page, new URL(screen.path, host.url).href), screen.title, screen.path);
+  await page.goto(host.url);
+  await page.locator('.checklist li').first().waitFor(WAIT);
+  assert.equal((await checklistOf(page)).items, ['buy milk'], 'the stored item, offline after a reload');
+  assert.equal(problems, []);
+  await context.close();
+});
+
+test("typing through a reconnect into its own field: no key lost, one reload at a pause, text, the component's state, focus and caret back", async ({
+  browser,
+  host,
+}) => {
+  const context = await freshContext(browser);
+  const { page, problems } = await newWatchedPage(context);
+  await page.goto(host.url);
+  await waitReady(page);
+  await page.getByLabel('New item').click();
+  await page.keyboard.type('before ');
+  const loads = countLoads(page);
+  await context.setOffline(true);
+  await page.getByText('You are offline; everything here still works.').waitFor(WAIT);
+  // A key every 90 ms (a pace, not a wait): the network returns after the 5th; the typing goes on
+  // until the page has logged that its reload waits for it, and 25 keys more.
+  let dueAt = 0;
+  const typed = await typeSteadily(page, 90, async (count) => {
+    if (count === 5) await context.setOffline(false);
+    if (!dueAt && count > 5 && (await logKinds(page)).includes('reload-waits')) dueAt = count;
+    if (count > 300) throw new Error(`typed ${count} keys and the page never logged that its reload waits`);
+    return !dueAt || count < dueAt + 25;
+  });
+  assert.is(loads.n, 0, 'no reload while the keys kept coming');
+  const text = `before ${typed}`;
+  await until('the reload after the pause', () => loads.n >= 1, 10_000);
+  await until('the reloaded page to log the fields it restored', async () =>
+    (await logKinds(page).catch((): string[] => [])).includes('fields-restored'),
+  );
+  assert.equal(await checklistOf(page), { field: text, state: `next item: ${text}`, items: [] }, 'every key, in the component state too');
+  assert.equal(await caretOf(page), { id: 'new-item', start: text.length, end: text.length }, 'the focus and caret where they were');
+  const lines = await logLines(page);
+  assert.is(lines.filter((line) => line === 'reload').length, 1, `one reload decided: ${lines.join(', ')}`);
+  assert.is(loads.n, 1, 'exactly one reload');
+  assert.equal(problems, []);
+  await context.close();
+});
+
+test.run();
