@@ -13,14 +13,17 @@
 //               and load -> serviceWorker.ready, for ours and the --compare site in turn
 //   reconnect   `online` -> the reload it causes, reloads under flapping (8 toggles 100 ms apart),
 //               and typing through a reconnect: keys lost and last key -> reload
+//   backup      the largest backup a device makes (5 million characters): download, then restore
+//               on a fresh profile, and the restore's longest task
 //   lighthouse  Lighthouse 12 scores and paint metrics (React build only; about 30 s)
 // What only the bench uses (Lighthouse) is its own package (test/bench/package.json and its lock),
 // installed into test/bench/node_modules by the first run.
-// Usage: node test/bench/bench.mjs [--runs N] [--only build,dev,load,engines,reconnect,lighthouse] [--react|--preact] [--compare DIR]
+// Usage: node test/bench/bench.mjs [--runs N] [--only build,dev,load,engines,reconnect,backup,lighthouse] [--react|--preact] [--compare DIR]
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
+import { measureBackup } from './backup.mjs';
 import { measureBuild, timedBuild } from './build.mjs';
 import { printComparison } from './compare-report.mjs';
 import { measureDev } from './dev.mjs';
@@ -75,6 +78,10 @@ async function measureOneBuild(browser, { name, preact }, options) {
     if (wants('reconnect')) {
       progress('reconnect');
       results.reconnect = await measureReconnect(browser, out, options.runs);
+    }
+    if (wants('backup')) {
+      progress('backup');
+      results.backup = await measureBackup(browser, out, options.runs);
     }
     // Lighthouse is slow and the targets are the React build's: it runs on that one only.
     if (wants('lighthouse') && name === 'react') {

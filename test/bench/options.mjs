@@ -2,7 +2,7 @@
 import { BUILDS } from '../harness/test-sites.mjs';
 
 /** The parts the bench can measure, in the order it measures them. */
-export const PARTS = ['build', 'dev', 'load', 'engines', 'reconnect', 'lighthouse'];
+export const PARTS = ['build', 'dev', 'load', 'engines', 'reconnect', 'backup', 'lighthouse'];
 
 /**
  * What to measure: runs per part, the parts, the builds.

@@ -18,6 +18,7 @@ export const RESULTS_FILE = path.join(ROOT, 'test-output', 'bench.json');
  * @property {Awaited<ReturnType<typeof import('./load.mjs').measureLoad>>} [load]
  * @property {Awaited<ReturnType<typeof import('./engines.mjs').measureEngines>>} [engines]
  * @property {Awaited<ReturnType<typeof import('./reconnect.mjs').measureReconnect>>} [reconnect]
+ * @property {Awaited<ReturnType<typeof import('./backup.mjs').measureBackup>>} [backup]
  * @property {(LighthouseNumbers & { error?: undefined }) | { error: string }} [lighthouse]
  */
 /** @typedef {Awaited<ReturnType<typeof import('./lighthouse.mjs').measureLighthouse>>} LighthouseNumbers */
@@ -169,6 +170,16 @@ export function tableRows(results, runs) {
     ),
     row('  each run', (p) => p.reconnect.typing.keysLost, list),
     row(`  last key -> reload, median of ${runs}`, (p) => p.reconnect.typing.lastKeyToReloadMs.median, formatMs),
+    row(
+      `largest backup: download / restore, median of ${runs}`,
+      (p) => p.backup,
+      (v) => (v ? `${formatMs(v.downloadMs.median)} / ${formatMs(v.restoreMs.median)}` : '—'),
+    ),
+    row(
+      "  its file; the restore's longest task",
+      (p) => p.backup,
+      (v) => (v ? `${(v.fileBytes / 1e6).toFixed(1)} MB; ${formatMs(v.longestTaskMs.median)}` : '—'),
+    ),
     row('Lighthouse (1 run) perf / a11y / best pr. / SEO', (p) => p.lighthouse.scores, scores),
     row(
       '  lowest of the four',
