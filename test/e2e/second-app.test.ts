@@ -3,20 +3,24 @@
 // component state and its items stored through createDeviceDocument. It type-checks and builds;
 // a first visit fetches each of its files once; every route renders offline; typing through a
 // reconnect into its own field loses no key, reloads once at a pause and puts text, focus and
-// caret back; its stored items survive a reload offline.
+// caret back; its stored items survive a reload offline; "Reload to update" brings its new
+// version with the field as it was; evicted files come back verified; its kill switch reloads it
+// from the network with the field as it was.
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import type { Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { makeV2 } from '../harness/test-sites.mjs';
 import { listScreens } from '../../tools/screens.mjs';
 import { countLoads, headingAt, newWatchedPage, typeSteadily, waitReady } from './lib/app';
-import { freshContext, goOffline } from './lib/browser';
+import { clearHttpCache, freshContext, goOffline } from './lib/browser';
+import { cachedSri, evict } from './lib/caches';
 import { logKinds, logLines } from './lib/connectivity-log';
-import { startHost } from './lib/hosts';
+import { requestsSince, startHost } from './lib/hosts';
 import { caretOf } from './lib/notes';
-import { cleanup, copyProject, readPrecache } from './lib/site';
+import { appScript, cleanup, copyProject, readPrecache } from './lib/site';
 import { shareChromium, type Shared } from './lib/suite';
 import { until, WAIT } from './lib/wait';
 
@@ -28,8 +32,16 @@ function run(cwd: string, ...args: string[]): void {
   if (result.status !== 0) throw new Error(`node ${args.join(' ')} failed in ${cwd}:\n${result.stdout}${result.stderr}`);
 }
 
+/** The checklist app's builds: this version, its kill switch, and a new version of it. */
+interface ChecklistApp {
+  project: string;
+  dist: string;
+  kill: string;
+  v2: string;
+}
+
 /** The checklist app: the shell without the demo, the fixture's screen and store in, started in main.tsx, type-checked and built. */
-function buildChecklistApp(): { project: string; dist: string } {
+function buildChecklistApp(): ChecklistApp {
   const project = copyProject();
   run(project, 'tools/remove-demo.mjs');
   const fixture = path.join(repo, 'test/fixtures/checklist');
@@ -46,7 +58,10 @@ function buildChecklistApp(): { project: string; dist: string } {
   );
   run(project, 'tools/typecheck.mjs', 'app');
   run(project, 'build.mjs', '--out', 'dist');
-  return { project, dist: path.join(project, 'dist') };
+  run(project, 'build.mjs', '--kill-switch', '--out', 'dist-kill');
+  makeV2(project);
+  run(project, 'build.mjs', '--out', 'dist-v2');
+  return { project, dist: path.join(project, 'dist'), kill: path.join(project, 'dist-kill'), v2: path.join(project, 'dist-v2') };
 }
 
 /** What the checklist screen shows: the new item's field, the component's own state line, the items. */
@@ -58,12 +73,37 @@ const checklistOf = (page: Page) =>
   }));
 
 const test = suite<Shared>('the shell on a second app: a checklist');
-let app: { project: string; dist: string };
+let app: ChecklistApp;
 shareChromium(test, () => {
   app = buildChecklistApp();
   return startHost('preview', app.dist);
 });
+test.after.each(async ({ host }) => {
+  await host.setRoot(app.dist);
+});
 test.after(cleanup);
+
+/** A new page of `context` with the checklist installed (the worker controls it), its console watched. */
+async function openChecklist(context: BrowserContext, url: string) {
+  const visit = await newWatchedPage(context);
+  await visit.page.goto(url);
+  await waitReady(visit.page);
+  return visit;
+}
+
+/** Types `text` into the new item's field, as a person does. */
+async function typeItem(page: Page, text: string): Promise<void> {
+  await page.getByLabel('New item').click();
+  await page.keyboard.type(text);
+}
+
+/** Waits until the reloaded page logged the fields' restore (the last step of its start), then returns what the checklist shows. */
+async function restoredChecklist(page: Page) {
+  await until('the reloaded page to log the fields it restored', async () =>
+    (await logKinds(page).catch((): string[] => [])).includes('fields-restored'),
+  );
+  return checklistOf(page);
+}
 
 test('its screens are its own: the checklist at /, no Notes', () => {
   const screens = listScreens(app.project);
@@ -73,9 +113,7 @@ test('its screens are its own: the checklist at /, no Notes', () => {
 
 test('a first visit fetches each of its precached files once; every route renders offline, its items kept', async ({ browser, host }) => {
   const context = await freshContext(browser);
-  const { page, problems } = await newWatchedPage(context);
-  await page.goto(host.url);
-  await waitReady(page);
+  const { page, problems } = await openChecklist(context, host.url);
   await host.logged();
   const requested = host.log.filter((request) => request.method === 'GET' && !request.revalidation).map((request) => request.url);
   const notOnce = Object.keys(readPrecache(app.dist)).filter((url) => requested.filter((asked) => asked === url).length !== 1);
@@ -98,11 +136,8 @@ test("typing through a reconnect into its own field: no key lost, one reload at 
   host,
 }) => {
   const context = await freshContext(browser);
-  const { page, problems } = await newWatchedPage(context);
-  await page.goto(host.url);
-  await waitReady(page);
-  await page.getByLabel('New item').click();
-  await page.keyboard.type('before ');
+  const { page, problems } = await openChecklist(context, host.url);
+  await typeItem(page, 'before ');
   const loads = countLoads(page);
   await context.setOffline(true);
   await page.getByText('You are offline; everything here still works.').waitFor(WAIT);
@@ -118,15 +153,75 @@ test("typing through a reconnect into its own field: no key lost, one reload at 
   assert.is(loads.n, 0, 'no reload while the keys kept coming');
   const text = `before ${typed}`;
   await until('the reload after the pause', () => loads.n >= 1, 10_000);
-  await until('the reloaded page to log the fields it restored', async () =>
-    (await logKinds(page).catch((): string[] => [])).includes('fields-restored'),
+  assert.equal(
+    await restoredChecklist(page),
+    { field: text, state: `next item: ${text}`, items: [] },
+    'every key, in the component state too',
   );
-  assert.equal(await checklistOf(page), { field: text, state: `next item: ${text}`, items: [] }, 'every key, in the component state too');
   assert.equal(await caretOf(page), { id: 'new-item', start: text.length, end: text.length }, 'the focus and caret where they were');
   const lines = await logLines(page);
   assert.is(lines.filter((line) => line === 'reload').length, 1, `one reload decided: ${lines.join(', ')}`);
   assert.is(loads.n, 1, 'exactly one reload');
   assert.equal(problems, []);
+  await context.close();
+});
+
+test('"Reload to update": its new version, the field as it was, the caret in it', async ({ browser, host }) => {
+  const context = await freshContext(browser);
+  const { page, problems } = await openChecklist(context, host.url);
+  await host.setRoot(app.v2);
+  await page.getByRole('link', { name: 'Offline readiness' }).click();
+  await page.getByRole('button', { name: 'Check for update' }).click();
+  await page.getByText('A new version is ready').waitFor(WAIT);
+  await page.getByRole('link', { name: 'Checklist' }).click();
+  const text = 'an update does not lose this';
+  await typeItem(page, text);
+  const loads = countLoads(page);
+  await page.getByRole('button', { name: 'Reload to update' }).click();
+  await until('the new version', () => page.evaluate(() => document.documentElement.dataset.variant === 'v2').catch(() => false));
+  assert.equal(await restoredChecklist(page), { field: text, state: `next item: ${text}`, items: [] });
+  assert.equal(await caretOf(page), { id: 'new-item', start: text.length, end: text.length });
+  assert.is(loads.n, 1, 'one reload');
+  assert.equal(problems, []);
+  await context.close();
+});
+
+test('evicted files come back verified: its script and its page, each asked of the server once', async ({ browser, host }) => {
+  const context = await freshContext(browser);
+  const { page } = await openChecklist(context, host.url);
+  const manifest = readPrecache(app.dist);
+  const evicted = ['/' + appScript(app.dist), '/'];
+  await evict(page, evicted);
+  assert.equal(await cachedSri(page, evicted), [null, null], 'both entries are gone');
+  // The page loaded both itself: without this the worker could take its verified copies from the HTTP cache.
+  await clearHttpCache(page);
+  await host.logged();
+  const from = host.log.length;
+  assert.is(await headingAt(page, host.url), 'Checklist');
+  await until('both entries back in the cache', async () => (await cachedSri(page, evicted)).every(Boolean));
+  assert.equal(await cachedSri(page, evicted), [manifest[evicted[0]], manifest['/']], 'the bytes the build hashed');
+  const asked = requestsSince(host, from).filter((url) => url !== '/sw.js');
+  assert.equal(asked.sort(), [...evicted].sort(), 'each evicted file once, nothing that was still cached');
+  await context.close();
+});
+
+test('its kill switch: the page it reloads comes from the network, the field as it was', async ({ browser, host }) => {
+  const context = await freshContext(browser);
+  const { page } = await openChecklist(context, host.url);
+  const text = 'the kill switch does not lose this';
+  await typeItem(page, text);
+  const loads = countLoads(page);
+  await host.setRoot(app.kill);
+  // Another tab of the app opens: its navigation makes the browser check /sw.js, the kill switch
+  // takes over and reloads every page of the app, this one too.
+  const other = await context.newPage();
+  await other.goto(host.url);
+  await until('the kill switch to reload the checklist', () => loads.n >= 1);
+  // The page may load twice (its own reload onto the new worker, then the kill switch's
+  // navigation): the positive signal is the field as it was.
+  await until('the field back', async () => (await checklistOf(page).catch(() => null))?.field === text);
+  assert.equal(await checklistOf(page), { field: text, state: `next item: ${text}`, items: [] });
+  assert.is(await page.evaluate(() => navigator.serviceWorker.controller), null, 'the page came from the network, with no worker');
   await context.close();
 });
 

@@ -174,7 +174,7 @@ function edit(dir, file, change) {
  * `<html data-variant="v2">`, so the HTML, the hashed JS and the version id all change.
  * @param {string} dir
  */
-function makeV2(dir) {
+export function makeV2(dir) {
   edit(dir, 'static/index.html', (html) => html.replace('%TITLE%', '%TITLE% v2'));
   edit(dir, 'src/main.tsx', (code) => code + "\ndocument.documentElement.dataset.variant = 'v2';\n");
 }
