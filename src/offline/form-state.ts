@@ -54,7 +54,8 @@ const isToggle = (element: Element): element is HTMLInputElement =>
 
 /** A control whose state may be kept: a form control or the root of an editable region, neither a secret nor marked by the builder. */
 function isKeepable(element: Element | null): element is Control {
-  if (!element?.matches(CONTROLS)) return false;
+  // An event's target may be the document or the window (no matches()), not an element.
+  if (typeof element?.matches !== 'function' || !element.matches(CONTROLS)) return false;
   // The root of an editable region only: its inner elements are part of its text.
   if (
     !isInput(element) &&
@@ -157,8 +158,8 @@ const onChange = (event: Event) => {
   // Untrusted events count too: a password manager or an autofill script fills fields with them.
   if (restoring || !isKeepable(target) || changed.has(target)) return;
   // A checkbox's change toggled it; a radio button's change checked it.
-  const toggledFrom = isToggle(target) ? target.type === 'checkbox' && !target.checked : null;
-  changed.set(target, toggledFrom ?? beforeChange.get(target) ?? null);
+  if (isToggle(target)) changed.set(target, target.type === 'checkbox' ? !target.checked : false);
+  else changed.set(target, beforeChange.get(target) ?? null);
 };
 
 const APPROACHES = ['focusin', 'pointerdown', 'beforeinput'] as const;

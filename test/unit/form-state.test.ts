@@ -240,6 +240,18 @@ test('once the person acted, a later unload passes nothing on', async () => {
   assert.is(control<HTMLTextAreaElement>('textarea').value, '');
 });
 
+test('a radio button chosen comes back chosen, by its name and value; the one the markup chose is unchosen', async () => {
+  const sizes = () => {
+    page().body.innerHTML = '<input type="radio" name="size" value="s" checked><input type="radio" name="size" value="m">';
+  };
+  sizes();
+  control('input[value="m"]').click();
+  assert.equal(changedFields(), [{ key: 'input[radio] name=size=m', before: false, value: true }]);
+  saveResumePoint();
+  await reload(sizes);
+  assert.equal([control('input[value="s"]').checked, control('input[value="m"]').checked], [false, true]);
+});
+
 test('whatever else was stored as fields is dropped', () => {
   assert.equal(readSavedFields('nonsense'), []);
   assert.equal(
