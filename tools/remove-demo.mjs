@@ -3,10 +3,10 @@
 // starting their own app: the notes store (src/notes/), the Notes screen and its parts, the demo's
 // own tests, its part of the README (its section and its screen's line); a minimal home screen takes the Notes screen's place and
 // src/main.tsx stops starting the notes. It deletes only what the demo shipped, byte for byte (the
-// SHA-256 of each file in demo-files.json): a demo file you changed is kept, and named. Prints what
+// SHA-256 of each version of each file, in demo-files.json): a demo file you changed is kept, and named. Prints what
 // it did; run again, it changes nothing and says so in one line.
 // `node tools/remove-demo.mjs --record` (the template's maintainers, after changing the demo)
-// writes demo-files.json from this checkout's demo files.
+// adds this checkout's demo files to demo-files.json.
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -85,13 +85,22 @@ function candidateFiles(root) {
 const sha256 = (file) => createHash('sha256').update(readFileSync(file)).digest('hex');
 
 /**
- * Writes RECORD from the demo's files in `root`.
+ * Adds the demo's files in `root` to RECORD: each file's SHA-256 beside those of the versions
+ * recorded before, so a project made from an older template still has its demo removed.
  * @param {string} root
+ * @returns {Record<string, string[]>}
  */
 export function recordDemo(root) {
-  const files = Object.fromEntries(candidateFiles(root).map((file) => [file, sha256(path.join(root, file))]));
-  writeFileSync(path.join(root, RECORD), JSON.stringify(files, null, 2) + '\n');
-  return files;
+  const file = path.join(root, RECORD);
+  /** @type {Record<string, string[]>} */
+  const recorded = existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : {};
+  for (const demoFile of candidateFiles(root)) {
+    const hash = sha256(path.join(root, demoFile));
+    recorded[demoFile] = [...new Set([...(recorded[demoFile] ?? []), hash])];
+  }
+  const sorted = Object.fromEntries(Object.entries(recorded).sort(([a], [b]) => a.localeCompare(b)));
+  writeFileSync(file, JSON.stringify(sorted, null, 2) + '\n');
+  return sorted;
 }
 
 /**
@@ -107,15 +116,15 @@ function removeEmptyFolders(root, dir) {
  * Takes the demo out of the project at `root`; returns what it did, one line each: removed, kept
  * (changed since the demo shipped it), written, edited. Nothing when the demo is gone already.
  * @param {string} root
- * @param {Record<string, string>} shipped the demo's files and their SHA-256 (RECORD)
+ * @param {Record<string, string[]>} shipped the demo's files and the SHA-256 of each version shipped (RECORD)
  * @returns {{ removed: string[], kept: string[], changed: string[] }}
  */
 export function removeDemo(root, shipped) {
   const done = { removed: /** @type {string[]} */ ([]), kept: /** @type {string[]} */ ([]), changed: /** @type {string[]} */ ([]) };
-  for (const [file, hash] of Object.entries(shipped)) {
+  for (const [file, hashes] of Object.entries(shipped)) {
     const full = path.join(root, file);
     if (!existsSync(full)) continue;
-    if (sha256(full) !== hash) {
+    if (!hashes.includes(sha256(full))) {
       // The home screen written by an earlier run is not the demo's: it stays, unnamed.
       if (file !== 'src/ui/screens/index.tsx' || readFileSync(full, 'utf8') !== HOME_SCREEN) done.kept.push(file);
       continue;

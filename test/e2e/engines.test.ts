@@ -11,15 +11,17 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import * as assert from 'uvu/assert';
-import { CACHE_PREFIX } from '../../src/app-name';
+import { CACHE_PREFIX, storageKey } from '../../src/app-name';
+import { listScreens } from '../../tools/screens.mjs';
 import { cachedSri, damage, ourCacheNames } from './lib/caches';
+import { buildChecklistApp, checklistOf, checklistWith, NEW_ITEM, type ChecklistApp } from './lib/checklist-app';
 import { logKinds, logLines } from './lib/connectivity-log';
 import { assertOneReconnectReload, Documents } from './lib/documents';
 import { EngineSuite, engineUnderTest } from './lib/engine-suite';
 import { BIG_APP_PACE, buildBigApp, MEDIA_FILES, STALLED_FILE, stallOnce } from './lib/big-app';
 import { requestsSince, startHost } from './lib/hosts';
 import { MESSAGE_PATH, messageForm, stateLine } from './lib/message-form';
-import { caretOf, firstNoteText, focusedNote } from './lib/notes';
+import { caretOf, firstNoteText, focusedNote, storedText } from './lib/notes';
 import { assertPolicyEnforced, assertTrustedTypesEnforced } from './lib/page-policy';
 import { registrationOf, type RegistrationSeen } from './lib/registration';
 import { DEEP_LINK, heading, ROUTES, statusRow, stylesheetsApply, variant } from './lib/screens';
@@ -27,6 +29,13 @@ import { audit, copySite, readPrecache, site } from './lib/site';
 import { sleep, until } from './lib/wait';
 
 const { engine: ENGINE, builds: BUILDS } = engineUnderTest();
+
+/** The second app, built once for the file's suites (lib/checklist-app.ts), when its first scenario runs. */
+let checklist: ChecklistApp | undefined;
+const checklistApp = (): ChecklistApp => (checklist ??= buildChecklistApp());
+
+/** The checklist's key in localStorage (test/fixtures/checklist/store.ts). */
+const CHECKLIST_KEY = storageKey('checklist');
 
 /** Where each navigation lands: the screen's <h1>. The deep link is not a route: the shell renders "Not found". */
 const VISITS = [...ROUTES, DEEP_LINK];
@@ -228,6 +237,51 @@ for (const [index, build] of BUILDS.entries()) {
           'the focus and caret where they were',
         );
         assert.is((await logLines(tab)).at(-1), 'fields-restored: 4 of 4 came back');
+        await assertOneReconnectReload(tab, documents);
+        await assertNoProblems(tab);
+      },
+    );
+  }
+
+  // The same guarantees on an app that is not ours (lib/checklist-app.ts: a checklist, its field's
+  // text in component state, its items through createDeviceDocument), on the React build as for the
+  // builder's form; second-app.test.ts proves its update, repair and kill switch in Chromium.
+  if (build === 'react') {
+    scenario('10a. a second app (a checklist): every route renders offline with the server down, with the item it stored', async () => {
+      const app = checklistApp();
+      await s.host.setRoot(app.dist);
+      const tab = await openInstalled();
+      await tab.type(NEW_ITEM.label, 'buy milk');
+      await tab.click('Add');
+      await until('the item stored', async () => ((await storedText(tab, CHECKLIST_KEY)) ?? '').includes('buy milk'));
+      await goOffline(tab);
+      for (const screen of listScreens(app.project)) {
+        await tab.goto(url(screen.path));
+        await until(`${screen.path} to render "${screen.title}" offline`, async () => (await heading(tab)) === screen.title);
+      }
+      await tab.goto(url('/'));
+      await until('the stored item, offline', async () => (await checklistOf(tab)).items.includes('buy milk'));
+    });
+
+    scenario(
+      '10b. a second app (a checklist): typing through the reconnect into its own field keeps every key in the component, the caret where it was',
+      async () => {
+        await s.host.setRoot(checklistApp().dist);
+        const tab = await openInstalled();
+        await tab.type(NEW_ITEM.label, 'before ');
+        const documents = await Documents.of(tab);
+        await goOffline(tab);
+        const typed = await typeThroughReconnect(tab);
+        await documents.sample();
+        assert.is(documents.reloads, 0, 'no reload while the keys kept coming');
+        const text = 'before ' + typed;
+        assert.is((await checklistOf(tab)).field, text, 'every key in the field before the reload');
+        await documents.reloaded('the reload after the pause', 15_000);
+        await documents.until('the reloaded page to log the fields it restored', async () =>
+          (await logKinds(tab)).includes('fields-restored'),
+        );
+        assert.equal(await checklistOf(tab), checklistWith(text), 'every key, in the component state too');
+        assert.equal(await caretOf(tab), { id: NEW_ITEM.id, start: text.length, end: text.length }, 'the focus and caret where they were');
         await assertOneReconnectReload(tab, documents);
         await assertNoProblems(tab);
       },

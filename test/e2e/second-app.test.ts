@@ -6,71 +6,20 @@
 // caret back; its stored items survive a reload offline; "Reload to update" brings its new
 // version with the field as it was; evicted files come back verified; its kill switch reloads it
 // from the network with the field as it was.
-import { spawnSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { makeV2 } from '../harness/test-sites.mjs';
 import { listScreens } from '../../tools/screens.mjs';
 import { countLoads, headingAt, newWatchedPage, typeSteadily, waitReady } from './lib/app';
 import { clearHttpCache, freshContext, goOffline } from './lib/browser';
 import { cachedSri, evict } from './lib/caches';
 import { logKinds, logLines } from './lib/connectivity-log';
 import { requestsSince, startHost } from './lib/hosts';
+import { buildChecklistApp, checklistOf, checklistWith, NEW_ITEM, type ChecklistApp } from './lib/checklist-app';
 import { caretOf } from './lib/notes';
-import { appScript, cleanup, copyProject, readPrecache } from './lib/site';
+import { appScript, cleanup, readPrecache } from './lib/site';
 import { shareChromium, type Shared } from './lib/suite';
 import { until, WAIT } from './lib/wait';
-
-const repo = process.cwd();
-
-/** Runs a command in `cwd`; throws its output when it fails. */
-function run(cwd: string, ...args: string[]): void {
-  const result = spawnSync(process.execPath, args, { cwd, encoding: 'utf8' });
-  if (result.status !== 0) throw new Error(`node ${args.join(' ')} failed in ${cwd}:\n${result.stdout}${result.stderr}`);
-}
-
-/** The checklist app's builds: this version, its kill switch, and a new version of it. */
-interface ChecklistApp {
-  project: string;
-  dist: string;
-  kill: string;
-  v2: string;
-}
-
-/** The checklist app: the shell without the demo, the fixture's screen and store in, started in main.tsx, type-checked and built. */
-function buildChecklistApp(): ChecklistApp {
-  const project = copyProject();
-  run(project, 'tools/remove-demo.mjs');
-  const fixture = path.join(repo, 'test/fixtures/checklist');
-  mkdirSync(path.join(project, 'src/checklist'));
-  copyFileSync(path.join(fixture, 'store.ts'), path.join(project, 'src/checklist/store.ts'));
-  copyFileSync(path.join(fixture, 'index.tsx'), path.join(project, 'src/ui/screens/index.tsx'));
-  const main = path.join(project, 'src/main.tsx');
-  // As a builder starts their stored data (README, "Add stored data"): beside the shell's starts.
-  writeFileSync(
-    main,
-    readFileSync(main, 'utf8')
-      .replace('import { startConnectivity }', "import { checklist } from './checklist/store';\nimport { startConnectivity }")
-      .replace('startRouter();\n', 'startRouter();\nchecklist.start();\n'),
-  );
-  run(project, 'tools/typecheck.mjs', 'app');
-  run(project, 'build.mjs', '--out', 'dist');
-  run(project, 'build.mjs', '--kill-switch', '--out', 'dist-kill');
-  makeV2(project);
-  run(project, 'build.mjs', '--out', 'dist-v2');
-  return { project, dist: path.join(project, 'dist'), kill: path.join(project, 'dist-kill'), v2: path.join(project, 'dist-v2') };
-}
-
-/** What the checklist screen shows: the new item's field, the component's own state line, the items. */
-const checklistOf = (page: Page) =>
-  page.evaluate(() => ({
-    field: (document.getElementById('new-item') as HTMLInputElement | null)?.value ?? null,
-    state: document.querySelector('.draft-state')?.textContent ?? null,
-    items: [...document.querySelectorAll('.checklist li')].map((item) => item.textContent),
-  }));
 
 const test = suite<Shared>('the shell on a second app: a checklist');
 let app: ChecklistApp;
@@ -93,7 +42,7 @@ async function openChecklist(context: BrowserContext, url: string) {
 
 /** Types `text` into the new item's field, as a person does. */
 async function typeItem(page: Page, text: string): Promise<void> {
-  await page.getByLabel('New item').click();
+  await page.getByLabel(NEW_ITEM.label).click();
   await page.keyboard.type(text);
 }
 
@@ -119,7 +68,7 @@ test('a first visit fetches each of its precached files once; every route render
   const notOnce = Object.keys(readPrecache(app.dist)).filter((url) => requested.filter((asked) => asked === url).length !== 1);
   assert.equal(notOnce, [], 'each precached file requested once');
 
-  await page.getByLabel('New item').fill('buy milk');
+  await page.getByLabel(NEW_ITEM.label).fill('buy milk');
   await page.getByRole('button', { name: 'Add' }).click();
   await goOffline(context, page);
   for (const screen of listScreens(app.project))
@@ -153,12 +102,8 @@ test("typing through a reconnect into its own field: no key lost, one reload at 
   assert.is(loads.n, 0, 'no reload while the keys kept coming');
   const text = `before ${typed}`;
   await until('the reload after the pause', () => loads.n >= 1, 10_000);
-  assert.equal(
-    await restoredChecklist(page),
-    { field: text, state: `next item: ${text}`, items: [] },
-    'every key, in the component state too',
-  );
-  assert.equal(await caretOf(page), { id: 'new-item', start: text.length, end: text.length }, 'the focus and caret where they were');
+  assert.equal(await restoredChecklist(page), checklistWith(text), 'every key, in the component state too');
+  assert.equal(await caretOf(page), { id: NEW_ITEM.id, start: text.length, end: text.length }, 'the focus and caret where they were');
   const lines = await logLines(page);
   assert.is(lines.filter((line) => line === 'reload').length, 1, `one reload decided: ${lines.join(', ')}`);
   assert.is(loads.n, 1, 'exactly one reload');
@@ -179,8 +124,8 @@ test('"Reload to update": its new version, the field as it was, the caret in it'
   const loads = countLoads(page);
   await page.getByRole('button', { name: 'Reload to update' }).click();
   await until('the new version', () => page.evaluate(() => document.documentElement.dataset.variant === 'v2').catch(() => false));
-  assert.equal(await restoredChecklist(page), { field: text, state: `next item: ${text}`, items: [] });
-  assert.equal(await caretOf(page), { id: 'new-item', start: text.length, end: text.length });
+  assert.equal(await restoredChecklist(page), checklistWith(text));
+  assert.equal(await caretOf(page), { id: NEW_ITEM.id, start: text.length, end: text.length });
   assert.is(loads.n, 1, 'one reload');
   assert.equal(problems, []);
   await context.close();
@@ -220,7 +165,7 @@ test('its kill switch: the page it reloads comes from the network, the field as 
   // The page may load twice (its own reload onto the new worker, then the kill switch's
   // navigation): the positive signal is the field as it was.
   await until('the field back', async () => (await checklistOf(page).catch(() => null))?.field === text);
-  assert.equal(await checklistOf(page), { field: text, state: `next item: ${text}`, items: [] });
+  assert.equal(await checklistOf(page), checklistWith(text));
   assert.is(await page.evaluate(() => navigator.serviceWorker.controller), null, 'the page came from the network, with no worker');
   await context.close();
 });
