@@ -1,7 +1,8 @@
 // Faults outside the offline layer's happy path, each produced for real in Chromium: a download
 // that stalls on a first visit (the host never answers one request), one that trickles slowly but
 // steadily, a first install that fails and is tried again by the page, the Cache API failing
-// inside the running worker, and cached entries damaged on disk followed by a worker restart.
+// inside the running worker (also across a deploy), and cached entries damaged on disk followed by a
+// worker restart.
 // For each: what the person sees, and that nothing unverified is served.
 import { readFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -18,6 +19,7 @@ import { BUILDS, readPrecache, site } from './lib/site';
 import { shareChromium, type Shared } from './lib/suite';
 import { sleep, until, WAIT } from './lib/wait';
 import { logLines } from './lib/connectivity-log';
+import { variant } from './lib/screens';
 
 /** The worker gives up on a download after this long without progress (src/sw/download.ts STALL_MS). */
 const STALL_MS = 10_000;
@@ -83,6 +85,26 @@ async function breakWorkerCacheStorage(page: Page): Promise<void> {
     Cache.prototype.match = failing;
     Cache.prototype.put = failing;
   });
+}
+
+/**
+ * Watches for the next install the page's registration starts; the function returned resolves to
+ * how it ended: 'installed' (it waits) or 'redundant' (it failed).
+ */
+async function watchNextInstall(page: Page): Promise<() => Promise<string>> {
+  type Watched = { __install: Promise<string> };
+  await page.evaluate(async () => {
+    const registration = await navigator.serviceWorker.getRegistration();
+    (window as unknown as Watched).__install = new Promise<string>((resolve) => {
+      registration?.addEventListener('updatefound', () => {
+        const worker = registration.installing;
+        worker?.addEventListener('statechange', () => {
+          if (worker.state === 'installed' || worker.state === 'redundant') resolve(worker.state);
+        });
+      });
+    });
+  });
+  return () => page.evaluate(() => (window as unknown as Watched).__install);
 }
 
 for (const build of BUILDS) {
@@ -177,6 +199,39 @@ for (const build of BUILDS) {
       .getByText(/^This browser's storage is failing: every file comes from the network/)
       .waitFor(WAIT);
     assert.ok((await logLines(page)).includes('storage-failing: working online only'), 'the log records it');
+    await context.close();
+    await host.close();
+  });
+
+  test('the Cache API failing, then a deploy: online, every page is the new version from the server, and the update installs once storage works again', async ({
+    browser,
+  }) => {
+    const host = await startHost('preview', dist);
+    const context = await freshContext(browser);
+    const page = await openInstalled(context, host.url);
+    await breakWorkerCacheStorage(page);
+    // The new version's install writes through the Cache API too: with no room it fails there as well.
+    const devtools = await context.newCDPSession(page);
+    const origin = new URL(host.url).origin;
+    await devtools.send('Storage.overrideQuotaForOrigin', { origin, quotaSize: 10_000 });
+    await host.setRoot(site(build.name, 'v2'));
+    await clearHttpCache(page);
+    const from = host.log.length;
+    await page.goto(new URL('/about/', host.url).href);
+    await settle(page, 'What this app ships');
+    assert.is(await variant(page), 'v2', 'the new version, as a page without the worker would get it');
+    assert.ok(requestsSince(host, from).includes('/about/'), 'from the server');
+    await page.getByRole('link', { name: 'Offline readiness' }).click();
+    await settle(page, 'Offline readiness');
+    const failed = await watchNextInstall(page);
+    await page.getByRole('button', { name: 'Check for update' }).click();
+    assert.is(await failed(), 'redundant', 'the update cannot install while storage fails');
+    // Storage works again (room freed): the next update check installs the new version.
+    await devtools.send('Storage.overrideQuotaForOrigin', { origin });
+    const installed = await watchNextInstall(page);
+    await page.getByRole('button', { name: 'Check for update' }).click();
+    assert.is(await installed(), 'installed');
+    await page.getByText('A new version is ready').waitFor(WAIT);
     await context.close();
     await host.close();
   });
