@@ -23,6 +23,7 @@ import { requestsSince, startHost } from './lib/hosts';
 import { MESSAGE_PATH, messageForm, stateLine } from './lib/message-form';
 import { caretOf, firstNoteText, focusedNote, storedText } from './lib/notes';
 import { assertPolicyEnforced, assertTrustedTypesEnforced } from './lib/page-policy';
+import { OTHER_SITE, OTHER_SITE_HEADING, withOtherSite } from './lib/other-site';
 import { registrationOf, type RegistrationSeen } from './lib/registration';
 import { DEEP_LINK, heading, ROUTES, statusRow, stylesheetsApply, variant } from './lib/screens';
 import { audit, copySite, readPrecache, site } from './lib/site';
@@ -331,6 +332,11 @@ for (const [index, build] of BUILDS.entries()) {
       assert.equal(await ourCacheNames(tab), before, 'nothing of the broken version is cached');
       const reg = await registrationOf(tab);
       assert.equal(reg && { waiting: reg.waiting, installing: reg.installing }, { waiting: false, installing: false });
+      // A good version deployed later installs, and the failure is no longer said.
+      await s.host.setRoot(site(build, 'v2'));
+      await tab.click('Check for update');
+      await until('"A new version is ready"', async () => (await tab.text()).includes('A new version is ready'));
+      assert.not.ok((await tab.text()).includes('An update failed to install'), 'the earlier failure is no longer said');
       await goOffline(tab);
       await tab.goto(url('/'));
       await until('the notes offline', async () => (await firstNoteText(tab)) !== null);
@@ -372,6 +378,30 @@ for (const [index, build] of BUILDS.entries()) {
       assert.ok(requestsSince(s.host, from).includes('/'), 'the page came from the server');
       await assertNoProblems(tab);
     });
+
+    scenario(
+      '11. on an origin shared with another site: online that site\'s page from the host, offline the app\'s "Not found"; a network 404 asked with Range stays a 404',
+      async () => {
+        await s.host.setRoot(withOtherSite(s.v1));
+        const tab = await openInstalled();
+        await s.host.logged();
+        const from = s.host.log.length;
+        await tab.goto(url(OTHER_SITE));
+        await until('the other site', async () => (await heading(tab)) === OTHER_SITE_HEADING);
+        await s.host.logged();
+        assert.ok(requestsSince(s.host, from).includes(OTHER_SITE), 'the host was asked');
+        const missing = await tab.evaluate(
+          () => fetch('/no-such-file.txt', { headers: { Range: 'bytes=0-' } }).then((res) => res.status),
+          null,
+        );
+        assert.is(missing, 404);
+        await tab.goto(url('/'));
+        await until('the app', async () => (await heading(tab)) !== '' && (await heading(tab)) !== OTHER_SITE_HEADING);
+        await goOffline(tab);
+        await tab.goto(url(OTHER_SITE));
+        await until('the app\'s "Not found" offline', async () => (await heading(tab)) === 'Not found');
+      },
+    );
 
     // One build: the install's downloads are the same code in both, and the scenario is the
     // engine's network under load (about 15 s in each engine).

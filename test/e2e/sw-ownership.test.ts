@@ -4,7 +4,7 @@
 // goes to the host while online (the cached not-found page answers it only offline), unless the
 // builder claims the path (package.json `claimedPaths`); a Range request is sliced only from a
 // cached whole file, and the network's answers (an error, the host's own 206) pass through as sent.
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
@@ -13,25 +13,14 @@ import * as assert from 'uvu/assert';
 import { headingAt, openInstalled } from './lib/app';
 import { freshContext, goOffline } from './lib/browser';
 import { requestsSince, startHost } from './lib/hosts';
+import { OTHER_SITE, OTHER_SITE_HEADING, withOtherSite } from './lib/other-site';
 import { NOT_FOUND } from './lib/screens';
-import { BUILDS, cleanup, copySite, copySources, site } from './lib/site';
+import { BUILDS, cleanup, copySources, site } from './lib/site';
 import { shareChromium, type Shared } from './lib/suite';
-
-/** The other site's page on the same origin, and its heading. */
-const OTHER_SITE = '/other-site/';
-const OTHER_HEADING = 'Another site on this origin';
 
 /** A media file of the other site that the host answers Range requests for itself. */
 const OTHER_MEDIA = '/other-site/clip.bin';
 const MEDIA = Buffer.from(Array.from({ length: 1000 }, (_, index) => index % 256));
-
-/** A copy of `dist` with the other site's page beside the app's files. */
-function withOtherSite(dist: string): string {
-  const root = copySite(dist);
-  mkdirSync(path.join(root, OTHER_SITE), { recursive: true });
-  writeFileSync(path.join(root, OTHER_SITE, 'index.html'), `<!doctype html><title>Other</title><h1>${OTHER_HEADING}</h1>\n`);
-  return root;
-}
 
 /** Answers a Range GET of OTHER_MEDIA with its own 206, as a host with range support does. */
 function hostRanges(req: IncomingMessage, res: ServerResponse): boolean {
@@ -64,7 +53,7 @@ for (const build of BUILDS) {
     const context = await freshContext(browser);
     const page = await openInstalled(context, host.url);
     const from = host.log.length;
-    assert.is(await headingAt(page, new URL(OTHER_SITE, host.url).href), OTHER_HEADING);
+    assert.is(await headingAt(page, new URL(OTHER_SITE, host.url).href), OTHER_SITE_HEADING);
     assert.ok(requestsSince(host, from).includes(OTHER_SITE), 'the host was asked');
     await goOffline(context, page);
     assert.is(await headingAt(page, new URL(OTHER_SITE, host.url).href), NOT_FOUND.h1, 'the cached not-found page, offline');
