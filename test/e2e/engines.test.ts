@@ -13,7 +13,7 @@ import path from 'node:path';
 import * as assert from 'uvu/assert';
 import { CACHE_PREFIX, storageKey } from '../../src/app-name';
 import { listScreens } from '../../tools/screens.mjs';
-import { cachedSri, damage, ourCacheNames } from './lib/caches';
+import { cachedSri, damage, evict, ourCacheNames } from './lib/caches';
 import { buildChecklistApp, checklistOf, checklistWith, NEW_ITEM, type ChecklistApp } from './lib/checklist-app';
 import { logKinds, logLines } from './lib/connectivity-log';
 import { assertOneReconnectReload, Documents } from './lib/documents';
@@ -26,14 +26,14 @@ import { assertPolicyEnforced, assertTrustedTypesEnforced } from './lib/page-pol
 import { OTHER_SITE, OTHER_SITE_HEADING, withOtherSite } from './lib/other-site';
 import { registrationOf, type RegistrationSeen } from './lib/registration';
 import { DEEP_LINK, heading, ROUTES, statusRow, stylesheetsApply, variant } from './lib/screens';
-import { audit, copySite, readPrecache, site } from './lib/site';
+import { appScript, audit, copySite, readPrecache, site } from './lib/site';
 import { sleep, until } from './lib/wait';
 
 const { engine: ENGINE, builds: BUILDS } = engineUnderTest();
 
 /** The second app, built once for the file's suites (lib/checklist-app.ts), when its first scenario runs. */
-let checklist: ChecklistApp | undefined;
-const checklistApp = (): ChecklistApp => (checklist ??= buildChecklistApp());
+let checklist: Promise<ChecklistApp> | undefined;
+const checklistApp = (): Promise<ChecklistApp> => (checklist ??= buildChecklistApp());
 
 /** The checklist's key in localStorage (test/fixtures/checklist/store.ts). */
 const CHECKLIST_KEY = storageKey('checklist');
@@ -246,10 +246,10 @@ for (const [index, build] of BUILDS.entries()) {
 
   // The same guarantees on an app that is not ours (lib/checklist-app.ts: a checklist, its field's
   // text in component state, its items through createDeviceDocument), on the React build as for the
-  // builder's form; second-app.test.ts proves its update, repair and kill switch in Chromium.
+  // builder's form (second-app.test.ts adds its first visit, and the field through an update and the kill switch, in Chromium).
   if (build === 'react') {
     scenario('10a. a second app (a checklist): every route renders offline with the server down, with the item it stored', async () => {
-      const app = checklistApp();
+      const app = await checklistApp();
       await s.host.setRoot(app.dist);
       const tab = await openInstalled();
       await tab.type(NEW_ITEM.label, 'buy milk');
@@ -267,7 +267,7 @@ for (const [index, build] of BUILDS.entries()) {
     scenario(
       '10b. a second app (a checklist): typing through the reconnect into its own field keeps every key in the component, the caret where it was',
       async () => {
-        await s.host.setRoot(checklistApp().dist);
+        await s.host.setRoot((await checklistApp()).dist);
         const tab = await openInstalled();
         await tab.type(NEW_ITEM.label, 'before ');
         const documents = await Documents.of(tab);
@@ -287,6 +287,68 @@ for (const [index, build] of BUILDS.entries()) {
         await assertNoProblems(tab);
       },
     );
+
+    scenario('10c. a second app (a checklist): "Reload to update" gives one reload onto its new version, its field as it was', async () => {
+      const app = await checklistApp();
+      await s.host.setRoot(app.dist);
+      const tab = await openInstalled();
+      await s.host.setRoot(app.v2);
+      await checkForUpdate(tab);
+      await until('"A new version is ready"', async () => (await tab.text()).includes('A new version is ready'));
+      await tab.click('Checklist');
+      const text = 'an update does not lose this';
+      await tab.type(NEW_ITEM.label, text);
+      const documents = await Documents.of(tab);
+      await tab.click('Reload to update');
+      await documents.until('the new version', async () => (await variant(tab).catch(() => '')) === 'v2');
+      await documents.until('the reloaded page to log the fields it restored', async () =>
+        (await logKinds(tab)).includes('fields-restored'),
+      );
+      assert.equal(await checklistOf(tab), checklistWith(text), 'the field as it was, in the component state too');
+      await documents.sample();
+      assert.is(documents.reloads, 1, 'exactly one reload');
+      await assertNoProblems(tab);
+    });
+
+    scenario(
+      '10d. a second app (a checklist): its script and its page, evicted, come back verified when a navigation needs them',
+      async () => {
+        const app = await checklistApp();
+        await s.host.setRoot(app.dist);
+        const tab = await openInstalled();
+        const manifest = readPrecache(app.dist);
+        const evicted = ['/' + appScript(app.dist), '/'];
+        await evict(tab, evicted);
+        assert.equal(await cachedSri(tab, evicted), [null, null], 'both entries are gone');
+        await tab.goto(url('/'));
+        await until('the checklist to render', async () => (await heading(tab)) === 'Checklist');
+        await until('the entries back in the cache, verified', async () =>
+          (await cachedSri(tab, evicted)).every((hash, index) => hash === manifest[evicted[index]]),
+        );
+        await assertNoProblems(tab);
+      },
+    );
+
+    scenario('10e. a second app (a checklist): its kill switch removes our registration and caches, its stored item kept', async () => {
+      const app = await checklistApp();
+      await s.host.setRoot(app.dist);
+      const tab = await openInstalled();
+      await tab.type(NEW_ITEM.label, 'kept through the kill switch');
+      await tab.click('Add');
+      await until('the item stored', async () => ((await storedText(tab, CHECKLIST_KEY)) ?? '').includes('kept through the kill switch'));
+      const documents = await Documents.of(tab);
+      await s.host.setRoot(app.kill);
+      await checkForUpdate(tab);
+      await documents.reloaded('the page to be reloaded by the kill switch');
+      await until(
+        'no registration and no cache of ours',
+        async () => (await registrationOf(tab)) === null && (await ourCacheNames(tab)).length === 0,
+      );
+      await tab.goto(url('/'));
+      await until('the stored item, from the server', async () => (await checklistOf(tab)).items.includes('kept through the kill switch'));
+      assert.is(await tab.evaluate(() => navigator.serviceWorker.controller), null, 'no worker controls the page');
+      await assertNoProblems(tab);
+    });
   }
 
   // The update, broken update and kill switch scenarios run on the React build; the Preact build

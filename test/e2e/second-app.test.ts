@@ -23,8 +23,8 @@ import { until, WAIT } from './lib/wait';
 
 const test = suite<Shared>('the shell on a second app: a checklist');
 let app: ChecklistApp;
-shareChromium(test, () => {
-  app = buildChecklistApp();
+shareChromium(test, async () => {
+  app = await buildChecklistApp();
   return startHost('preview', app.dist);
 });
 test.after.each(async ({ host }) => {

@@ -9,6 +9,7 @@ import path from 'node:path';
 import { makeV2 } from '../../harness/test-sites.mjs';
 import type { RunsInPage } from './driver';
 import { copyProject } from './site';
+import { sleep } from './wait';
 
 /** The checklist app's project and its builds: this version, its kill switch, and a new version of it. */
 export interface ChecklistApp {
@@ -27,8 +28,12 @@ function run(cwd: string, ...args: string[]): void {
   if (result.status !== 0) throw new Error(`node ${args.join(' ')} failed in ${cwd}:\n${result.stdout}${result.stderr}`);
 }
 
-/** Builds the checklist app (about 15 s): the shell without the demo, the fixture's screen and store in, started in main.tsx. */
-export function buildChecklistApp(): ChecklistApp {
+/**
+ * Builds the checklist app (about 15 s): the shell without the demo, the fixture's screen and store
+ * in, started in main.tsx; its kill switch and new version a second later than this version (python's
+ * http.server answers a conditional GET with 304 when the file is not newer, to the second).
+ */
+export async function buildChecklistApp(): Promise<ChecklistApp> {
   const project = copyProject();
   run(project, 'tools/remove-demo.mjs');
   const fixture = path.join(process.cwd(), 'test/fixtures/checklist');
@@ -45,6 +50,7 @@ export function buildChecklistApp(): ChecklistApp {
   );
   run(project, 'tools/typecheck.mjs', 'app');
   run(project, 'build.mjs', '--out', 'dist');
+  await sleep(1000 - (Date.now() % 1000) + 50);
   run(project, 'build.mjs', '--kill-switch', '--out', 'dist-kill');
   makeV2(project);
   run(project, 'build.mjs', '--out', 'dist-v2');
