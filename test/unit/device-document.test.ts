@@ -199,16 +199,18 @@ test('two kinds of stored data side by side: each its own key, saves and events'
   stopCounter();
 });
 
+/** Where an earlier version kept the theme, and the theme document that moved from it. */
+const legacyKey = `${LEGACY_KEY_PREFIX}theme`;
+const legacy = createDeviceDocument<Theme>({
+  key: THEME_KEY,
+  legacyKeys: [legacyKey],
+  empty: EMPTY,
+  recover: recoverTheme,
+  merge: mergeTheme,
+  version: 2,
+});
+
 test('an app that takes the old keys merges a legacy key in at start, saves it under ours and removes it; again when an old tab writes it', async () => {
-  const legacyKey = `${LEGACY_KEY_PREFIX}theme`;
-  const legacy = createDeviceDocument<Theme>({
-    key: THEME_KEY,
-    legacyKeys: [legacyKey],
-    empty: EMPTY,
-    recover: recoverTheme,
-    merge: mergeTheme,
-    version: 2,
-  });
   localStorage.setItem(legacyKey, JSON.stringify({ v: 1, theme: 'dark', at: 5 }));
   env.stop = legacy.start();
   assert.is(legacy.getSnapshot().doc.theme, 'dark', "the earlier version's choice is shown");
@@ -225,15 +227,6 @@ test('an app that takes the old keys merges a legacy key in at start, saves it u
 });
 
 test('an app at another base than the one that took the old keys never reads them', () => {
-  const legacyKey = `${LEGACY_KEY_PREFIX}theme`;
-  const legacy = createDeviceDocument<Theme>({
-    key: THEME_KEY,
-    legacyKeys: [legacyKey],
-    empty: EMPTY,
-    recover: recoverTheme,
-    merge: mergeTheme,
-    version: 2,
-  });
   localStorage.setItem(TAKEN_BY_KEY, 'test-app@/elsewhere/');
   const theirs = JSON.stringify({ v: 1, theme: 'dark', at: 5 });
   localStorage.setItem(legacyKey, theirs);
