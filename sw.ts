@@ -52,7 +52,8 @@ self.addEventListener('message', (event) => {
  * the open pages over anyway; otherwise pages never switch versions under them. A newer version
  * installing (a deploy landed) or waiting at this moment has a cache of ours too, and a version's
  * name does not say which is newer: the older caches are then left to that version's activation,
- * which deletes every cache but its own.
+ * which deletes every cache but its own (and no page is claimed: a first visit's page is controlled
+ * from its next load).
  */
 async function deleteOldVersionsAndClaimFirstInstall(): Promise<void> {
   if (self.registration.installing || self.registration.waiting) return;

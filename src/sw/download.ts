@@ -22,8 +22,8 @@ declare const __STALL_MS__: number;
  * A download whose open response makes no progress (no new bytes) for this long is a stall: 10 s
  * unless package.json `stallSeconds` says otherwise. Long enough for a phone whose radio wakes up
  * or hands over between cells (a few seconds), short enough that one stalled file among fifteen
- * still leaves the first visit offline-ready within a minute (ANSWER_MS + STALL_MS × 2, plus the
- * other files). The clock starts when the response's headers arrive: before that the request may
+ * still leaves the first visit offline-ready within about a minute (DOWNLOAD_TRIES × ANSWER_MS at
+ * worst). The clock starts when the response's headers arrive: before that the request may
  * still be waiting for a connection (an engine sends six at a time to an HTTP/1.1 host, and the
  * page's own requests share them), and a slow response that keeps moving is never a stall.
  */
