@@ -1,8 +1,8 @@
 // Google's CSP Evaluator (npm csp_evaluator, installed into the test cache on first use by
 // test/harness/setup.mjs) on the policies the app ships: the header of tools/headers.mjs and each
-// build's own <meta> policy, as CSP3 browsers read them. What it reports is what the README says.
-// The strict form of script-src (the page's script by its hash, 'strict-dynamic', 'self' kept for
-// browsers before CSP3) is evaluated too: the control that the evaluator tells the two apart.
+// build's own <meta> policy, as CSP3 browsers read them: the header's script-src 'self' has one
+// finding, the page's strict form (its script by hash, 'strict-dynamic', 'self' kept for browsers
+// before CSP3) none above INFO. What it reports is what the README says.
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -65,16 +65,17 @@ test("the header: one finding, MEDIUM_MAYBE for script-src 'self' (JSONP, Angula
 for (const build of BUILDS) {
   const page = path.join(site(build.name, 'v1'), 'index.html');
 
-  test(`the page's own policy (${build.name}): the same one finding`, () => {
-    assert.equal(evaluator.evaluate(metaPolicyOf(page)).map(line), [SELF_FINDING]);
-  });
-
-  test(`the strict form of script-src (${build.name}: the page's script by its hash, 'strict-dynamic', 'self' kept): nothing above INFO`, () => {
+  test(`the page's own policy (${build.name}), the strict form of script-src (its script by hash, 'strict-dynamic', 'self' kept): nothing above INFO`, () => {
+    const policy = metaPolicyOf(page);
     const hashes = scriptHashesOf(page);
     assert.is(hashes.length, 1, 'the page has one script, with its hash');
-    const strict = metaPolicyOf(page).replace("script-src 'self'", `script-src 'self' 'strict-dynamic' ${hashes.join(' ')}`);
-    const findings = evaluator.evaluate(strict);
-    assert.ok(findings.length > 0, "the evaluator says why it ignores 'self'");
+    assert.ok(policy.includes(`script-src 'self' 'strict-dynamic' ${hashes[0]}`), policy);
+    const findings = evaluator.evaluate(policy);
+    // The positive signal: the evaluator read script-src, and says why it ignores 'self' there.
+    assert.ok(
+      findings.some((finding) => finding.directive === 'script-src' && finding.value === "'self'"),
+      "a finding on 'self'",
+    );
     assert.equal(findings.filter((finding) => finding.severity < evaluator.severity.INFO).map(line), [], 'nothing worse than INFO');
   });
 }

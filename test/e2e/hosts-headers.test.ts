@@ -124,12 +124,22 @@ const withoutHeaderOnly = (policy: string): string =>
     .filter((directive) => directive && !HEADER_ONLY_DIRECTIVES.includes(directive.split(/\s+/)[0]))
     .join('; ');
 
+/**
+ * The page's own policy the build writes for a header `policy`: without the header-only directives,
+ * and with the page's one script by its hash (its `integrity`) and 'strict-dynamic' in script-src.
+ */
+function pagePolicyFor(policy: string, html: string): string {
+  const hashes = [...html.matchAll(/<script\b[^>]*\sintegrity="([^"]+)"/g)].map((match) => `'${match[1]}'`);
+  assert.is(hashes.length, 1, 'the page loads its script with integrity');
+  return withoutHeaderOnly(policy).replace("script-src 'self'", `script-src 'self' 'strict-dynamic' ${hashes.join(' ')}`);
+}
+
 const pages = suite("the page's own policy, in every HTML file the build writes");
 
 for (const build of BUILDS) {
   for (const variant of ['v1', 'base'] as const) {
     pages(
-      `${build.name}, ${variant}: each page has one <meta> policy, the header's without frame-ancestors, first in <head> after <meta charset>; nothing inline`,
+      `${build.name}, ${variant}: each page has one <meta> policy, the header's without frame-ancestors and with its script by hash, first in <head> after <meta charset>; nothing inline`,
       () => {
         const dir = site(build.name, variant);
         const files = audit(dir)
@@ -139,7 +149,7 @@ for (const build of BUILDS) {
         assert.is(META_CONTENT_SECURITY_POLICY, withoutHeaderOnly(CSP));
         for (const file of files) {
           const html = readFileSync(path.join(dir, file), 'utf8');
-          assert.equal(metaPoliciesOf(html), [META_CONTENT_SECURITY_POLICY], file);
+          assert.equal(metaPoliciesOf(html), [pagePolicyFor(CSP, html)], file);
           // A meta policy governs only what the parser meets after it: nothing comes before it but the charset.
           assert.is(
             html.slice(0, html.indexOf('<meta http-equiv')),
@@ -223,7 +233,7 @@ for (const build of BUILDS) {
       assert.match(String((await get(host, '/manifest.webmanifest')).headers['content-type']), /^application\/manifest\+json(;|$)/);
     });
 
-    test("every page answer has one policy header and the page's own <meta> policy, the header's without frame-ancestors (the 404 page too)", async ({
+    test("every page answer has one policy header and the page's own <meta> policy, the header's without frame-ancestors and with its script by hash (the 404 page too)", async ({
       host,
     }) => {
       for (const urlPath of [...ROUTES.map((route) => route.path), '/no-such-page']) {
@@ -231,7 +241,8 @@ for (const build of BUILDS) {
         assert.is(answer.status, urlPath === '/no-such-page' ? 404 : 200, urlPath);
         const header = String(answer.headers['content-security-policy']);
         assert.is(header, CSP, `${urlPath}: one policy, the table's`);
-        assert.equal(metaPoliciesOf(answer.body.toString('utf8')), [withoutHeaderOnly(header)], urlPath);
+        const body = answer.body.toString('utf8');
+        assert.equal(metaPoliciesOf(body), [pagePolicyFor(header, body)], urlPath);
       }
     });
 

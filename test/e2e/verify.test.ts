@@ -10,7 +10,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync
 import path from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { CONTENT_TYPES, CSP_META_ELEMENT, HEADER_ONLY_DIRECTIVES, headersFor, META_CONTENT_SECURITY_POLICY } from '../../tools/headers.mjs';
+import { CONTENT_TYPES, cspMetaElement, HEADER_ONLY_DIRECTIVES, headersFor, metaPolicyFor } from '../../tools/headers.mjs';
 import { sri } from '../../tools/sri.mjs';
 import { beforeAllTests } from './lib/hooks';
 import { startHost, type Host, type HostKind } from './lib/hosts';
@@ -330,10 +330,14 @@ wrong(
     // policies disagree: the header is the table's, the page's meta allows form posts to itself.
     const other = copySite(dist);
     const page = path.join(other, 'index.html');
-    const otherMeta = META_CONTENT_SECURITY_POLICY.replace("form-action 'none'", "form-action 'self'");
+    // The build's own: the header's without the header-only directives, its script by hash.
+    const scriptHashes = [sri(readFileSync(path.join(dist, appScript(dist))))];
+    const pagePolicy = metaPolicyFor(scriptHashes);
+    const element = cspMetaElement(scriptHashes);
+    const otherMeta = pagePolicy.replace("form-action 'none'", "form-action 'self'");
     const html = readFileSync(page, 'utf8');
-    const edited = Buffer.from(html.replace(CSP_META_ELEMENT, CSP_META_ELEMENT.replace(META_CONTENT_SECURITY_POLICY, otherMeta)));
-    assert.ok(html.includes(CSP_META_ELEMENT) && !edited.equals(Buffer.from(html)), 'the edit applies');
+    const edited = Buffer.from(html.replace(element, element.replace(pagePolicy, otherMeta)));
+    assert.ok(html.includes(element) && !edited.equals(Buffer.from(html)), 'the edit applies');
     writeFileSync(page, edited);
     const listed = audit(other);
     const entry = present(
@@ -346,7 +350,7 @@ wrong(
     for (const copy of ['index.html.gz', 'index.html.br', 'audit.json.gz', 'audit.json.br']) rmSync(path.join(other, copy));
     await assertOneProblem(
       await startHost('preview', other),
-      `HEADER index.html: the page's own <meta> Content-Security-Policy is ${JSON.stringify(otherMeta)}, expected the header's without ${HEADER_ONLY_DIRECTIVES.join(', ')}: ${JSON.stringify(META_CONTENT_SECURITY_POLICY)}`,
+      `HEADER index.html: the page's own <meta> Content-Security-Policy is ${JSON.stringify(otherMeta)}, expected the header's without ${HEADER_ONLY_DIRECTIVES.join(', ')}, with its scripts by their hash and 'strict-dynamic' in script-src: ${JSON.stringify(pagePolicy)}`,
       'wrong header',
       other,
     );

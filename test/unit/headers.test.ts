@@ -4,12 +4,15 @@ import path from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { renderHtml } from '../../tools/build/html.mjs';
+import { sri } from '../../tools/sri.mjs';
 import {
   CSP_META_ELEMENT,
+  cspMetaElement,
   HEADER_ONLY_DIRECTIVES,
   headersFile,
   headersFor,
   META_CONTENT_SECURITY_POLICY,
+  metaPolicyFor,
   TRUSTED_TYPES_POLICIES,
 } from '../../tools/headers.mjs';
 import { WORKER_URL_POLICY } from '../../src/offline/registration/worker-script-url';
@@ -138,6 +141,17 @@ test("the page's own policy (<meta>) is the header's without the directives CSP 
   assert.is(CSP_META_ELEMENT, `<meta http-equiv="Content-Security-Policy" content="${META_CONTENT_SECURITY_POLICY}">`);
 });
 
+test("a page whose scripts are known by their SRI gets the strict form of script-src: them by hash, 'strict-dynamic', 'self' kept; nothing else changes", () => {
+  const hashes = ['sha384-AAAA', 'sha384-BBBB'];
+  assert.is(
+    metaPolicyFor(hashes),
+    META_CONTENT_SECURITY_POLICY.replace("script-src 'self'", "script-src 'self' 'strict-dynamic' 'sha384-AAAA' 'sha384-BBBB'"),
+  );
+  assert.is(metaPolicyFor([]), META_CONTENT_SECURITY_POLICY, 'without hashes (a dev build), the plain form');
+  // The header stays as the hosts' configurations say it: they do not change with each build.
+  assert.is(headersFor('/')['Content-Security-Policy'], CSP);
+});
+
 /** A template as small as static/index.html can be: what renderHtml() needs, a manifest link and the assets marker. */
 const TEMPLATE =
   '<!doctype html>\n<html>\n<head>\n<meta charset="utf-8">\n<title>%TITLE%</title>\n<link rel="manifest" href="%BASE%manifest.webmanifest">\n<!--assets-->\n</head>\n<body><div id="root"></div></body>\n</html>\n';
@@ -152,9 +166,12 @@ test('every page gets the policy first in <head>, right after <meta charset>: be
   for (const template of [TEMPLATE, readFileSync(path.join(process.cwd(), 'static/index.html'), 'utf8')]) {
     for (const base of ['/', '/my-app/']) {
       const html = renderHtml(template, { ...PAGE, base });
-      assert.is(html.split(CSP_META_ELEMENT).length, 2, 'exactly one policy');
-      assert.ok(html.includes(`<head>\n<meta charset="utf-8">\n${CSP_META_ELEMENT}\n`), `right after <meta charset> (base ${base})`);
-      const at = html.indexOf(CSP_META_ELEMENT);
+      // The page's one script by its hash (its integrity attribute's).
+      const element = cspMetaElement([sri(PAGE.assets[0].contents)]);
+      assert.ok(html.includes(`integrity="${sri(PAGE.assets[0].contents)}"`));
+      assert.is(html.split('http-equiv="Content-Security-Policy"').length, 2, 'exactly one policy');
+      assert.ok(html.includes(`<head>\n<meta charset="utf-8">\n${element}\n`), `right after <meta charset> (base ${base})`);
+      const at = html.indexOf(element);
       for (const loads of ['<link', '<script', '<style', '<img', '<base'])
         assert.ok(!html.includes(loads) || html.indexOf(loads) > at, `${loads} comes after the policy (base ${base})`);
     }

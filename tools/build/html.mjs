@@ -1,6 +1,6 @@
 // Each screen's HTML, filled in from the template static/index.html.
 import { BuildError } from '../build-error.mjs';
-import { CSP_META_ELEMENT } from '../headers.mjs';
+import { cspMetaElement } from '../headers.mjs';
 import { sri } from '../sri.mjs';
 
 /** Where the prerendered route goes: the template's empty root element. */
@@ -21,7 +21,8 @@ const escapeHtml = (s) =>
  * Renders one route's HTML from the template: `%TITLE%` (the route's), `%APP_TITLE%` and
  * `%DESCRIPTION%` (the app's, from package.json),
  * the `<!--assets-->` marker, and `body` (the prerendered route) inside the empty #root; the
- * page's own Content-Security-Policy goes first in `<head>` (CSP_META_ELEMENT).
+ * page's own Content-Security-Policy goes first in `<head>` (cspMetaElement: with the hashes of its
+ * scripts when they carry `integrity`).
  * Assets get `integrity` so a tampered CDN copy is refused (module scripts are CORS requests,
  * which same-origin satisfies without a crossorigin attribute); dev builds leave it out.
  * @param {string} template
@@ -44,8 +45,9 @@ export function renderHtml(template, { title, appTitle, description = appTitle, 
         : `<script type="module" src="${base}${file}"${integrityOf(contents)}></script>`,
     )
     .join('\n');
+  const scriptHashes = integrity ? assets.filter(({ path: file }) => !file.endsWith('.css')).map(({ contents }) => sri(contents)) : [];
   return template
-    .replace(HEAD_START, (head) => `${head}\n${CSP_META_ELEMENT}`)
+    .replace(HEAD_START, (head) => `${head}\n${cspMetaElement(scriptHashes)}`)
     .replace(/%TITLE%/g, escapeHtml(title))
     .replace(/%APP_TITLE%/g, escapeHtml(appTitle))
     .replace(/%DESCRIPTION%/g, escapeHtml(description))

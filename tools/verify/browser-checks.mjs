@@ -176,8 +176,9 @@ function trustedTypesGap(policy) {
 /**
  * The HEADER problem with a file's Content-Security-Policy, if any: a browser enforces every policy
  * it is sent (CSP Level 3, "enforce"), so there must be exactly one, the table's; on a page, the
- * page's own <meta> policy must be that one without the directives a meta element cannot carry,
- * or the page meets a different policy on a host that sends no headers. A policy without Trusted
+ * page's own <meta> policy must be that one without the directives a meta element cannot carry
+ * (and with its scripts by their hash: expectedMetaPolicy), or the page meets a different policy
+ * on a host that sends no headers. A policy without Trusted
  * Types is named as such first (trustedTypesGap).
  * @param {string} file
  * @param {string} promised
@@ -203,13 +204,31 @@ export function policyProblem(file, promised, answer) {
   if (meta === null) return [];
   const metaGap = trustedTypesGap(meta);
   if (metaGap) return problem(`the page's own <meta> Content-Security-Policy ${metaGap}`);
-  if (normalPolicy(meta) === normalPolicy(promised, HEADER_ONLY_DIRECTIVES)) return [];
-  const expected = promised
+  const scriptHashes = [...answer.body.toString('utf8').matchAll(/<script\b[^>]*\sintegrity="([^"]+)"/gi)].map((match) => `'${match[1]}'`);
+  const expected = expectedMetaPolicy(promised, scriptHashes);
+  if (normalPolicy(meta) === normalPolicy(expected)) return [];
+  const hashed = scriptHashes.length > 0 ? ", with its scripts by their hash and 'strict-dynamic' in script-src" : '';
+  return problem(
+    `the page's own <meta> Content-Security-Policy is ${JSON.stringify(meta)}, expected the header's without ${HEADER_ONLY_DIRECTIVES.join(', ')}${hashed}: ${JSON.stringify(expected)}`,
+  );
+}
+
+/**
+ * The page's own policy the build writes for a header policy `promised` (tools/headers.mjs
+ * metaPolicyFor): without the header-only directives, and with the page's scripts by their hash
+ * and `'strict-dynamic'` in script-src when it has scripts with `integrity`.
+ * @param {string} promised
+ * @param {string[]} scriptHashes quoted hash sources, `'sha384-…'`
+ */
+function expectedMetaPolicy(promised, scriptHashes) {
+  return promised
     .split(';')
     .map((directive) => directive.trim())
-    .filter((directive) => !HEADER_ONLY_DIRECTIVES.includes(directive.split(/\s+/)[0].toLowerCase()))
+    .filter((directive) => directive && !HEADER_ONLY_DIRECTIVES.includes(directive.split(/\s+/)[0].toLowerCase()))
+    .map((directive) =>
+      scriptHashes.length > 0 && directive.split(/\s+/)[0].toLowerCase() === 'script-src'
+        ? [directive, "'strict-dynamic'", ...scriptHashes].join(' ')
+        : directive,
+    )
     .join('; ');
-  return problem(
-    `the page's own <meta> Content-Security-Policy is ${JSON.stringify(meta)}, expected the header's without ${HEADER_ONLY_DIRECTIVES.join(', ')}: ${JSON.stringify(expected)}`,
-  );
 }
