@@ -5,8 +5,8 @@
 // Firefox and WebKit). Prints `N passed, M failed` last.
 // Usage: node test/harness/runner.mjs [lint|types|unit|browser|e2e ...] [--grep TEXT] [--engine chromium,firefox,webkit] [--quick]
 //   (default: all suites, in order; --engine runs only engines.test.ts, in those engines; --quick is
-//   the edit loop's run: lint, types, unit and the shell's guarantees (engines.test.ts) in Chromium,
-//   with the test sites built while the first three run)
+//   the edit loop's run: lint, types, unit and the shell's guarantees (engines.test.ts) in Chromium
+//   on the React build, with types checked and the test sites built while the others run)
 import { existsSync, promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -225,7 +225,11 @@ async function e2e() {
     // engines is empty when there is no engineFile.
     ...[...engines]
       .reverse()
-      .map((engine) => () => runEngineTest({ engine, file: /** @type {string} */ (engineFile), env, capture: true })),
+      // The quick run: the React build (the full run adds Preact, which shares every line of the offline core).
+      .map(
+        (engine) => () =>
+          runEngineTest({ engine, file: /** @type {string} */ (engineFile), env, capture: true, build: quick ? 'react' : undefined }),
+      ),
     ...chromiumFiles.map(
       (file) => () => run(process.execPath, ['--enable-source-maps', 'test/harness/uvu-run.mjs', file], { capture: true, env }),
     ),
