@@ -22,10 +22,11 @@ export interface ChecklistApp {
 /** The label of the checklist's text field, and the id a restored caret is found by. */
 export const NEW_ITEM = { label: 'New item', id: 'new-item' };
 
-/** Runs a Node script in `cwd`; throws its output when it fails. */
-function run(cwd: string, ...args: string[]): void {
+/** Runs a Node script in `cwd`; returns its output, or throws it when the script fails. */
+function run(cwd: string, ...args: string[]): string {
   const result = spawnSync(process.execPath, args, { cwd, encoding: 'utf8' });
   if (result.status !== 0) throw new Error(`node ${args.join(' ')} failed in ${cwd}:\n${result.stdout}${result.stderr}`);
+  return result.stdout;
 }
 
 /**
@@ -35,7 +36,14 @@ function run(cwd: string, ...args: string[]): void {
  */
 export async function buildChecklistApp(): Promise<ChecklistApp> {
   const project = copyProject();
-  run(project, 'tools/remove-demo.mjs');
+  // A demo file changed since tools/demo-files.json was recorded stays, and the app would not type-check.
+  const kept = run(project, 'tools/remove-demo.mjs')
+    .split('\n')
+    .filter((line) => line.startsWith('kept '));
+  if (kept.length)
+    throw new Error(
+      `remove-demo kept demo files changed since they were recorded (node tools/remove-demo.mjs --record):\n${kept.join('\n')}`,
+    );
   const fixture = path.join(process.cwd(), 'test/fixtures/checklist');
   mkdirSync(path.join(project, 'src/checklist'));
   copyFileSync(path.join(fixture, 'store.ts'), path.join(project, 'src/checklist/store.ts'));
