@@ -248,13 +248,19 @@ for (const [index, build] of BUILDS.entries()) {
   // text in component state, its items through createDeviceDocument), on the React build as for the
   // builder's form (second-app.test.ts adds its first visit, and the field through an update and the kill switch, in Chromium).
   if (build === 'react') {
+    /** Opens the checklist installed and adds `item`, once it is stored on the device. */
+    const openChecklistWith = async (item: string) => {
+      await s.host.setRoot((await checklistApp()).dist);
+      const tab = await openInstalled();
+      await tab.type(NEW_ITEM.label, item);
+      await tab.click('Add');
+      await until('the item stored', async () => ((await storedText(tab, CHECKLIST_KEY)) ?? '').includes(item));
+      return tab;
+    };
+
     scenario('10a. a second app (a checklist): every route renders offline with the server down, with the item it stored', async () => {
       const app = await checklistApp();
-      await s.host.setRoot(app.dist);
-      const tab = await openInstalled();
-      await tab.type(NEW_ITEM.label, 'buy milk');
-      await tab.click('Add');
-      await until('the item stored', async () => ((await storedText(tab, CHECKLIST_KEY)) ?? '').includes('buy milk'));
+      const tab = await openChecklistWith('buy milk');
       await goOffline(tab);
       for (const screen of listScreens(app.project)) {
         await tab.goto(url(screen.path));
@@ -331,11 +337,7 @@ for (const [index, build] of BUILDS.entries()) {
 
     scenario('10e. a second app (a checklist): its kill switch removes our registration and caches, its stored item kept', async () => {
       const app = await checklistApp();
-      await s.host.setRoot(app.dist);
-      const tab = await openInstalled();
-      await tab.type(NEW_ITEM.label, 'kept through the kill switch');
-      await tab.click('Add');
-      await until('the item stored', async () => ((await storedText(tab, CHECKLIST_KEY)) ?? '').includes('kept through the kill switch'));
+      const tab = await openChecklistWith('kept through the kill switch');
       const documents = await Documents.of(tab);
       await s.host.setRoot(app.kill);
       await checkForUpdate(tab);
