@@ -11,7 +11,7 @@ import { SECOND_BASE, TEST_BASE } from '../harness/test-sites.mjs';
 import { countLoads, firstNote, waitReady } from './lib/app';
 import { freshContext } from './lib/browser';
 import { type HostKind, startHost } from './lib/hosts';
-import { audit, BUILDS, sharedOrigin, site } from './lib/site';
+import { audit, BUILDS, headersOfItsTime, sharedOrigin, site } from './lib/site';
 import { shareChromium, type Shared } from './lib/suite';
 import { until, WAIT } from './lib/wait';
 import { caretOf, savedNotes } from './lib/notes';
@@ -76,7 +76,11 @@ for (const build of BUILDS) {
     const test = suite<Shared>(`update from the released version at ${base} (${build.name})`);
     const webRoot = (variant: typeof released | typeof current) =>
       base === '/' ? site(build.name, variant) : sharedOrigin({ [base]: site(build.name, variant) });
-    shareChromium(test, () => startHost('preview', webRoot(released)));
+    const releasedRoot = webRoot(released);
+    const releasedHeaders = headersOfItsTime(site(build.name, released));
+    shareChromium(test, () =>
+      startHost('preview', releasedRoot, { securityOf: (root) => (root === releasedRoot ? releasedHeaders : undefined) }),
+    );
 
     test('the note, the place in it and an offline copy are kept through the update', async ({ browser, host }) => {
       const app = new URL(base, host.url).href;

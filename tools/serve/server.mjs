@@ -49,6 +49,11 @@ import { CACHE_CONTROL, CONTENT_TYPES, SECURITY_HEADERS as SECURITY, headersFor 
  * @typedef {{ size: number, tag: string, contents?: Buffer, open: (options?: { highWaterMark?: number }) => import('node:stream').Readable }} Body
  */
 
+/**
+ * The security headers a root is served with, or undefined for the table's (tests of older releases).
+ * @typedef {(root: string) => Record<string, string> | undefined} SecurityOf
+ */
+
 /** Where the server finds files: a folder on disk or (dev) a Map in memory. @typedef {{ find(rel: string): Promise<Found | null> }} Source */
 
 const MAX_URL = 2048;
@@ -207,12 +212,16 @@ function memorySource(files) {
  * Options for tests: `root` can be swapped with setRoot() (a deploy), `intercept(req, res)` may
  * answer a request first (return true), and `log` records every request.
  * For the bench, `pace: { delayMs, bytesPerSecond }` makes it a slow network: each file answer
- * waits delayMs, then its body flows at bytesPerSecond.
- * @param {{ root: string, files?: MemoryFiles, intercept?: Intercept, pace?: Pace }} options
+ * waits delayMs, then its body flows at bytesPerSecond. For tests of an update from an older
+ * release, `securityOf(root)` gives the security headers a root was served with in its time (the
+ * table's when it gives none): a page of that release never ran under today's policy.
+ * @param {{ root: string, files?: MemoryFiles, intercept?: Intercept, pace?: Pace, securityOf?: SecurityOf }} options
  * @returns {PreviewServer}
  */
-export function createPreviewServer({ root, files, intercept, pace }) {
+export function createPreviewServer({ root, files, intercept, pace, securityOf }) {
   let base = path.resolve(root);
+  /** The security headers of every answer: the one table's, or those of the root's own time. */
+  const security = () => securityOf?.(base) ?? SECURITY;
   /** @type {PreviewServer['log']} */
   const log = [];
   const source = files ? memorySource(files) : directorySource(() => base);
@@ -231,7 +240,7 @@ export function createPreviewServer({ root, files, intercept, pace }) {
     const body = (encoding && found.encoded[encoding]) || found.body;
     const etag = `"${createHash('sha1').update(body.tag).digest('base64url')}"`;
     const headers = {
-      ...SECURITY,
+      ...security(),
       'Content-Type': CONTENT_TYPES[path.extname(found.name)] ?? 'application/octet-stream',
       // The one header table (tools/headers.mjs); an error answer is never kept for long.
       'Cache-Control': status === 200 ? headersFor('/' + rel)['Cache-Control'] : CACHE_CONTROL.revalidate,
@@ -270,7 +279,7 @@ export function createPreviewServer({ root, files, intercept, pace }) {
   async function notFound(req, res) {
     const page = await source.find('404.html');
     if (page && !page.directory) return send(req, res, 404, page, '404.html');
-    res.writeHead(404, { ...SECURITY, 'Content-Type': 'text/plain; charset=utf-8' }).end('Not found\n');
+    res.writeHead(404, { ...security(), 'Content-Type': 'text/plain; charset=utf-8' }).end('Not found\n');
   }
 
   /**
@@ -287,12 +296,12 @@ export function createPreviewServer({ root, files, intercept, pace }) {
     // An intercept may have rewritten the target: a site served under a base path (--base).
     const target = /** @type {string} */ (req.url);
     if (req.method !== 'GET' && req.method !== 'HEAD') {
-      res.writeHead(405, { ...SECURITY, Allow: 'GET, HEAD', 'Content-Type': 'text/plain; charset=utf-8' }).end('Method not allowed\n');
+      res.writeHead(405, { ...security(), Allow: 'GET, HEAD', 'Content-Type': 'text/plain; charset=utf-8' }).end('Method not allowed\n');
       return;
     }
     const rel = safePath(target);
     if (typeof rel === 'number') {
-      res.writeHead(rel, { ...SECURITY, 'Content-Type': 'text/plain; charset=utf-8' }).end('Bad request\n');
+      res.writeHead(rel, { ...security(), 'Content-Type': 'text/plain; charset=utf-8' }).end('Bad request\n');
       return;
     }
     const found = await source.find('.' + rel);
@@ -301,7 +310,7 @@ export function createPreviewServer({ root, files, intercept, pace }) {
         // The path as asked (under the base, if any), with its slash added.
         const asked = url.split(/[?#]/, 1)[0];
         res
-          .writeHead(301, { ...SECURITY, Location: asked + '/' + url.slice(asked.length), 'Cache-Control': CACHE_CONTROL.revalidate })
+          .writeHead(301, { ...security(), Location: asked + '/' + url.slice(asked.length), 'Cache-Control': CACHE_CONTROL.revalidate })
           .end();
         return;
       }
@@ -337,11 +346,11 @@ export function createPreviewServer({ root, files, intercept, pace }) {
 
 /**
  * Starts a preview server on host:port (port 0 = a free one); resolves to its URL.
- * @param {{ root: string, files?: MemoryFiles, host?: string, port?: number, intercept?: Intercept, pace?: Pace }} options
+ * @param {{ root: string, files?: MemoryFiles, host?: string, port?: number, intercept?: Intercept, pace?: Pace, securityOf?: SecurityOf }} options
  * @returns {Promise<Listening>}
  */
-export function listen({ root, files, host = '127.0.0.1', port = 8080, intercept, pace }) {
-  const preview = createPreviewServer({ root, files, intercept, pace });
+export function listen({ root, files, host = '127.0.0.1', port = 8080, intercept, pace, securityOf }) {
+  const preview = createPreviewServer({ root, files, intercept, pace, securityOf });
   return new Promise((resolve, reject) => {
     preview.server.once('error', (/** @type {NodeJS.ErrnoException} */ err) =>
       reject(

@@ -62,13 +62,16 @@ export interface HostOptions {
   intercept?: Intercept;
   pace?: Pace;
   editServerBlock?: (serverBlock: string) => string;
+  /** The preview server's security headers for a root, where it is an older release served with those of its time. */
+  securityOf?: (root: string) => Record<string, string> | undefined;
 }
 
 /** Starts a host of the given kind serving `dir` on a free loopback port. */
-export function startHost(kind: HostKind, dir: string, { intercept, pace, editServerBlock }: HostOptions = {}): Promise<Host> {
-  if ((intercept || pace) && kind !== 'preview') throw new Error('only the preview server can intercept or pace requests');
+export function startHost(kind: HostKind, dir: string, { intercept, pace, editServerBlock, securityOf }: HostOptions = {}): Promise<Host> {
+  if ((intercept || pace || securityOf) && kind !== 'preview')
+    throw new Error('only the preview server can intercept or pace requests, or send the headers of an older release');
   if (editServerBlock && kind !== 'nginx') throw new Error('only nginx has a server block to edit');
-  if (kind === 'preview') return startPreview(dir, intercept, pace);
+  if (kind === 'preview') return startPreview(dir, { intercept, pace, securityOf });
   if (kind === 'pages') return startPages(dir);
   return kind === 'nginx' ? startNginx(dir, editServerBlock) : startPython(dir);
 }
@@ -117,8 +120,8 @@ export const requestsSince = (host: Host, from: number, method = 'GET'): string[
     .map((request) => request.url);
 
 /** The project's own preview server (tools/serve/server.mjs), which logs every request itself. */
-async function startPreview(dir: string, intercept?: Intercept, pace?: Pace): Promise<Host> {
-  const preview = await listen({ root: dir, port: 0, intercept, pace });
+async function startPreview(dir: string, options: Pick<HostOptions, 'intercept' | 'pace' | 'securityOf'>): Promise<Host> {
+  const preview = await listen({ root: dir, port: 0, ...options });
   const { server } = preview;
   const port = Number(new URL(preview.url).port);
   let paused = false;

@@ -96,6 +96,23 @@ export function sharedOrigin(sites: Record<string, string>): string {
   return root;
 }
 
+/**
+ * The headers a built site's own `_headers` sets for every path (its `/*` rule): what the host was
+ * told to send with that version. An update test serves an older release with the policy of its
+ * time, as its host did, not with today's.
+ */
+export function headersOfItsTime(dir: string): Record<string, string> {
+  const rules = readFileSync(path.join(dir, '_headers'), 'utf8').split(/\n(?=\S)/);
+  const everyPath = rules.find((rule) => rule.startsWith('/*\n'));
+  if (!everyPath) throw new Error(`${dir}/_headers has no rule for /*`);
+  const headers: Record<string, string> = {};
+  for (const line of everyPath.split('\n').slice(1)) {
+    const colon = line.indexOf(':');
+    if (colon > 0) headers[line.slice(0, colon).trim()] = line.slice(colon + 1).trim();
+  }
+  return headers;
+}
+
 /** A temporary copy of the project's sources (node_modules linked), where `node build.mjs` runs and may be broken. */
 export const copySources = (): string => copySourcesTo(repo, temp());
 
