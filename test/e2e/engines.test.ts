@@ -13,13 +13,14 @@ import path from 'node:path';
 import * as assert from 'uvu/assert';
 import { CACHE_PREFIX, storageKey } from '../../src/app-name';
 import { listScreens } from '../../tools/screens.mjs';
-import { cachedSri, damage, evict, ourCacheNames } from './lib/caches';
+import { cachedPaths, cachedSri, damage, evict, ourCacheNames } from './lib/caches';
 import { buildChecklistApp, checklistOf, checklistWith, NEW_ITEM, type ChecklistApp } from './lib/checklist-app';
 import { logKinds, logLines } from './lib/connectivity-log';
 import { assertOneReconnectReload, Documents } from './lib/documents';
 import { EngineSuite, engineUnderTest } from './lib/engine-suite';
 import { BIG_APP_PACE, buildBigApp, MEDIA_FILES, STALLED_FILE, stallOnce } from './lib/big-app';
-import { requestsSince, startHost } from './lib/hosts';
+import { buildV3 } from './lib/third-version';
+import { holdFile, requestsSince, startHost } from './lib/hosts';
 import { MESSAGE_PATH, messageForm, stateLine } from './lib/message-form';
 import { caretOf, firstNoteText, focusedNote, storedText } from './lib/notes';
 import { assertPolicyEnforced, assertTrustedTypesEnforced } from './lib/page-policy';
@@ -466,6 +467,37 @@ for (const [index, build] of BUILDS.entries()) {
         await until('the app\'s "Not found" offline', async () => (await heading(tab)) === 'Not found');
       },
     );
+
+    scenario("12. a version activating while a newer one installs leaves the newer one's cache whole", async () => {
+      const v3 = buildV3(false);
+      const held = holdFile('/');
+      const host = await startHost('preview', s.v1, { intercept: held.intercept });
+      try {
+        const tab = await s.profile.open(new URL('/', host.url).href);
+        await until('"Ready to work offline"', async () => (await tab.text()).includes('Ready to work offline'), 20_000);
+        await host.setRoot(site(build, 'v2'));
+        await checkForUpdate(tab);
+        await until('"A new version is ready"', async () => (await tab.text()).includes('A new version is ready'));
+        // v3 deployed while v2 waits: its install holds on its page (which the HTTP cache has only as v1's).
+        held.hold();
+        await host.setRoot(v3);
+        await tab.evaluate(() => {
+          navigator.serviceWorker.getRegistration().then((registration) => registration?.update());
+        }, null);
+        await until('v3 to be installing', async () => held.waiting.length > 0);
+        const documents = await Documents.of(tab);
+        await tab.click('Reload to update');
+        await documents.reloaded('the reload onto v2');
+        held.release();
+        await until('v3 to have installed', async () => (await registrationOf(tab))?.waiting === true);
+        const v3Cache = CACHE_PREFIX + audit(v3).version;
+        assert.ok((await ourCacheNames(tab)).includes(v3Cache), "v3's cache is there");
+        assert.equal(await cachedPaths(tab, v3Cache), [...Object.keys(readPrecache(v3)), '/precache.json'].sort(), 'every file of v3');
+      } finally {
+        held.release();
+        await host.close();
+      }
+    });
 
     // One build: the install's downloads are the same code in both, and the scenario is the
     // engine's network under load (about 15 s in each engine).

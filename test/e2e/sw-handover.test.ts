@@ -1,10 +1,3 @@
-// Versions handing over while something is still under way, each race produced for real in
-// Chromium by holding one file at the host: a deploy landing in the middle of a first install (the
-// new version's audit.json must not be stored as the old one's), and a version activating while a
-// newer one installs (it must not delete the newer one's cache).
-import { readFileSync, writeFileSync } from 'node:fs';
-import { spawnSync } from 'node:child_process';
-import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -13,26 +6,13 @@ import { openInstalled } from './lib/app';
 import { clearHttpCache, freshContext } from './lib/browser';
 import { cachedPaths, ourCacheNames } from './lib/caches';
 import { holdFile, requestsSince, startHost } from './lib/hosts';
-import { audit, BUILDS, cleanup, copySources, readPrecache, site } from './lib/site';
+import { audit, BUILDS, cleanup, readPrecache, site } from './lib/site';
 import { shareChromium, type Shared } from './lib/suite';
+import { buildV3 } from './lib/third-version';
 import { until, WAIT } from './lib/wait';
 
 /** The cache of the version built into `dist`. */
 const cacheOf = (dist: string) => CACHE_PREFIX + audit(dist).version;
-
-/** A third version of the app (title " v3"), built from a copy of the project; returns its dist/. */
-function buildV3(preact: boolean): string {
-  const project = copySources();
-  const template = path.join(project, 'static', 'index.html');
-  writeFileSync(template, readFileSync(template, 'utf8').replace('%TITLE%', '%TITLE% v3'));
-  const out = path.join(project, 'dist');
-  const built = spawnSync(process.execPath, ['build.mjs', '--out', out, ...(preact ? ['--preact'] : [])], {
-    cwd: project,
-    encoding: 'utf8',
-  });
-  if (built.status !== 0) throw new Error(`v3 did not build: ${built.stderr}`);
-  return out;
-}
 
 /** Takes the update that waits, as a person does: "Reload to update"; resolves once the page has reloaded. */
 async function reloadToUpdate(page: Page): Promise<void> {
