@@ -499,6 +499,38 @@ for (const [index, build] of BUILDS.entries()) {
       }
     });
 
+    scenario("13. a deploy landing mid-install: the new version's audit.json is never stored as the old one's", async () => {
+      const held = holdFile('/audit.json');
+      const host = await startHost('preview', s.v1, { intercept: held.intercept });
+      try {
+        held.hold();
+        const tab = await s.profile.open(new URL('/', host.url).href);
+        // Every other file asked first: the deploy lands when only audit.json is left to come.
+        const others = Object.keys(readPrecache(s.v1)).filter((file) => file !== '/audit.json');
+        await until('the install to ask for every other file, and audit.json', async () => {
+          const asked = requestsSince(host, 0);
+          return held.waiting.length > 0 && others.every((file) => asked.includes(file));
+        });
+        const v2 = site(build, 'v2');
+        await host.setRoot(v2);
+        held.release();
+        // v1's install fails on another version's audit.json; the page's retry (10 s) installs v2.
+        await until('"Ready to work offline"', async () => (await tab.text()).includes('Ready to work offline'), 30_000);
+        const stored = await tab.evaluate(async (prefix) => {
+          const found: [string, string][] = [];
+          for (const name of (await caches.keys()).filter((cacheName) => cacheName.startsWith(prefix))) {
+            const copy = await (await caches.open(name)).match('/audit.json');
+            found.push([name, copy ? (await copy.json()).version : 'none']);
+          }
+          return found;
+        }, CACHE_PREFIX);
+        assert.equal(stored, [[CACHE_PREFIX + audit(v2).version, audit(v2).version]], "each cache holds its own version's audit");
+      } finally {
+        held.release();
+        await host.close();
+      }
+    });
+
     // One build: the install's downloads are the same code in both, and the scenario is the
     // engine's network under load (about 15 s in each engine).
     scenario(
