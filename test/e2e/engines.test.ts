@@ -13,7 +13,7 @@ import path from 'node:path';
 import * as assert from 'uvu/assert';
 import { CACHE_PREFIX, storageKey } from '../../src/app-name';
 import { listScreens } from '../../tools/screens.mjs';
-import { cachedPaths, cachedSri, damage, evict, ourCacheNames } from './lib/caches';
+import { auditVersionsByCache, cachedPaths, cachedSri, damage, evict, ourCacheNames } from './lib/caches';
 import { buildChecklistApp, checklistOf, checklistWith, NEW_ITEM, type ChecklistApp } from './lib/checklist-app';
 import { logKinds, logLines } from './lib/connectivity-log';
 import { assertOneReconnectReload, Documents } from './lib/documents';
@@ -516,14 +516,7 @@ for (const [index, build] of BUILDS.entries()) {
         held.release();
         // v1's install fails on another version's audit.json; the page's retry (10 s) installs v2.
         await until('"Ready to work offline"', async () => (await tab.text()).includes('Ready to work offline'), 30_000);
-        const stored = await tab.evaluate(async (prefix) => {
-          const found: [string, string][] = [];
-          for (const name of (await caches.keys()).filter((cacheName) => cacheName.startsWith(prefix))) {
-            const copy = await (await caches.open(name)).match('/audit.json');
-            found.push([name, copy ? (await copy.json()).version : 'none']);
-          }
-          return found;
-        }, CACHE_PREFIX);
+        const stored = await auditVersionsByCache(tab);
         assert.equal(stored, [[CACHE_PREFIX + audit(v2).version, audit(v2).version]], "each cache holds its own version's audit");
       } finally {
         held.release();

@@ -4,7 +4,7 @@ import * as assert from 'uvu/assert';
 import { CACHE_PREFIX } from '../../src/app-name';
 import { openInstalled } from './lib/app';
 import { clearHttpCache, freshContext } from './lib/browser';
-import { cachedPaths, ourCacheNames } from './lib/caches';
+import { auditVersionsByCache, cachedPaths, ourCacheNames } from './lib/caches';
 import { holdFile, requestsSince, startHost } from './lib/hosts';
 import { audit, BUILDS, cleanup, readPrecache, site } from './lib/site';
 import { shareChromium, type Shared } from './lib/suite';
@@ -46,14 +46,7 @@ for (const build of BUILDS) {
     held.release();
     // v1's install cannot have its own audit.json any more and fails; the page tries again and v2 installs.
     await page.getByText('Ready to work offline').waitFor({ timeout: 30_000 });
-    const stored = await page.evaluate(async (prefix) => {
-      const found: [string, string][] = [];
-      for (const name of (await caches.keys()).filter((cacheName) => cacheName.startsWith(prefix))) {
-        const copy = await (await caches.open(name)).match('/audit.json');
-        found.push([name, copy ? (await copy.json()).version : 'none']);
-      }
-      return found;
-    }, CACHE_PREFIX);
+    const stored = await auditVersionsByCache(page);
     assert.equal(stored, [[cacheOf(v2), audit(v2).version]], 'each cache holds its own version’s audit');
     await context.close();
     await host.close();

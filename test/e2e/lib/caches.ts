@@ -17,6 +17,17 @@ export const cachedPaths = (page: RunsInPage, name: string): Promise<string[]> =
     name,
   );
 
+/** Each of this app's caches with the version of the `audit.json` it holds ('none' when it holds none), in the order caches.keys() lists them. */
+export const auditVersionsByCache = (page: RunsInPage): Promise<[string, string][]> =>
+  page.evaluate(async (prefix) => {
+    const found: [string, string][] = [];
+    for (const name of (await caches.keys()).filter((cacheName) => cacheName.startsWith(prefix))) {
+      const copy = await (await caches.open(name)).match('/audit.json');
+      found.push([name, copy ? (await copy.json()).version : 'none']);
+    }
+    return found;
+  }, CACHE_PREFIX);
+
 /** The argument both in-page functions take: the app's cache-name prefix and the URL paths. */
 type CacheQuery = [prefix: string, urls: string[]];
 
