@@ -34,12 +34,12 @@ const precachedFiles = (audit: Audit) => audit.files.filter((file) => !NOT_PRECA
  * the origin). Resolves to null when nothing is cached yet.
  */
 export async function verifyPrecache(audit: Audit): Promise<PrecacheVerdict | null> {
-  const caches = await ourCaches(audit.version);
-  if (caches.length === 0) return null;
+  const cacheNames = await ourCacheNames(audit.version);
+  if (cacheNames.length === 0) return null;
   const files = precachedFiles(audit);
   const verdict: PrecacheVerdict = { total: files.length, verified: 0, bytes: 0, failed: [] };
   for (const file of files) {
-    const problem = await problemWith(caches, urlOf(file.path), file.sha384);
+    const problem = await problemWith(cacheNames, urlOf(file.path), file.sha384);
     if (problem) {
       verdict.failed.push(`${file.path}: ${problem}`);
       continue;
@@ -50,18 +50,22 @@ export async function verifyPrecache(audit: Audit): Promise<PrecacheVerdict | nu
   return verdict;
 }
 
-/** Our open caches, this version's alone when it exists (while an update waits, the old one is still there). */
-async function ourCaches(version: string): Promise<Cache[]> {
+/** The names of our caches, this version's alone when it exists (while an update waits, the old one is still there). */
+async function ourCacheNames(version: string): Promise<string[]> {
   if (!self.caches) return [];
   const names = (await self.caches.keys()).filter((name) => name.startsWith(CACHE_PREFIX));
   const thisVersion = names.filter((name) => name === CACHE_PREFIX + version);
-  return Promise.all((thisVersion.length ? thisVersion : names).map((name) => self.caches.open(name)));
+  return thisVersion.length ? thisVersion : names;
 }
 
-/** Why the cached copy of `url` is not the file with hash `sha384`, or undefined when it is. */
-async function problemWith(caches: Cache[], url: string, sha384: string): Promise<string | undefined> {
-  for (const cache of caches) {
-    const response = await cache.match(url);
+/**
+ * Why the cached copy of `url` is not the file with hash `sha384`, or undefined when it is. Read by
+ * name with caches.match(): caches.open() creates a cache that the next version's activation has
+ * just deleted, and an empty old cache would stay behind until the next update (seen in WebKit).
+ */
+async function problemWith(cacheNames: string[], url: string, sha384: string): Promise<string | undefined> {
+  for (const cacheName of cacheNames) {
+    const response = await self.caches.match(url, { cacheName });
     if (!response) continue;
     return (await sri(await response.arrayBuffer())) === sha384 ? undefined : 'hash mismatch';
   }
