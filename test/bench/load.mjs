@@ -4,6 +4,7 @@
 // itself costs once the page has loaded), and the bytes the server sent meanwhile. With
 // `--compare DIR`, another built site is visited in turn with ours, on the same server and in
 // the same browser, so both meet the same machine load.
+import { headersForSite } from '../harness/site-headers.mjs';
 import { listen } from '../../tools/serve/server.mjs';
 import { countResponses, firstVisit } from './first-visit.mjs';
 import { median } from './median.mjs';
@@ -75,8 +76,14 @@ export async function measureLoad(browser, out, runs, compareDir) {
  * @returns {Promise<Visit[][]>}
  */
 async function visitInTurn(browser, profile, runs, sites) {
+  // Ours with today's headers; another site with those of its own build (an older release, a peer
+  // built for no Trusted Types, whose register() today's policy would refuse).
   const servers = await Promise.all(
-    sites.map((site) => listen({ root: profile.compressed ? site.compressed : site.identity, port: 0, pace: profile.pace })),
+    sites.map((site, index) => {
+      const root = profile.compressed ? site.compressed : site.identity;
+      const security = index === 0 ? undefined : headersForSite(root);
+      return listen({ root, port: 0, pace: profile.pace, securityOf: () => security });
+    }),
   );
   try {
     const counters = servers.map((server) => countResponses(server.server));

@@ -7,6 +7,8 @@ import { brotliCompressSync, gzipSync } from 'node:zlib';
 import type { Audit } from '../../../src/audit';
 import { BUILDS, copySources as copySourcesTo, type BuildName, type Variant } from '../../harness/test-sites.mjs';
 
+export { headersOfItsTime } from '../../harness/site-headers.mjs';
+
 export { BUILDS, type BuildName, type Variant };
 
 const repo = process.cwd();
@@ -94,23 +96,6 @@ export function sharedOrigin(sites: Record<string, string>): string {
   const root = path.join(temp(), 'www');
   for (const [base, dir] of Object.entries(sites)) cpSync(dir, path.join(root, base), { recursive: true });
   return root;
-}
-
-/**
- * The headers a built site's own `_headers` sets for every path (its `/*` rule): what the host was
- * told to send with that version. An update test serves an older release with the policy of its
- * time, as its host did, not with today's.
- */
-export function headersOfItsTime(dir: string): Record<string, string> {
-  const rules = readFileSync(path.join(dir, '_headers'), 'utf8').split(/\n(?=\S)/);
-  const everyPath = rules.find((rule) => rule.startsWith('/*\n'));
-  if (!everyPath) throw new Error(`${dir}/_headers has no rule for /*`);
-  const headers: Record<string, string> = {};
-  for (const line of everyPath.split('\n').slice(1)) {
-    const colon = line.indexOf(':');
-    if (colon > 0) headers[line.slice(0, colon).trim()] = line.slice(colon + 1).trim();
-  }
-  return headers;
 }
 
 /** A temporary copy of the project's sources (node_modules linked), where `node build.mjs` runs and may be broken. */
