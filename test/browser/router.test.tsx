@@ -1,9 +1,16 @@
+import routes from 'app:routes';
 import * as assert from 'uvu/assert';
 import { App } from '../../src/ui/App';
 import { startRouter } from '../../src/ui/router';
 import { mount, waitFor } from './mount';
 import { present } from '../present';
 import { APP_TITLE } from '../../src/app-name';
+
+/** The home screen's title, as the app's own route table (src/ui/screens/index.tsx) has it. */
+const HOME_TITLE = present(
+  routes.find((route) => route.path === '/'),
+  'the route of /',
+).title;
 
 describe('client-side routing in Chromium (App + router)', () => {
   const start = location.href;
@@ -17,7 +24,7 @@ describe('client-side routing in Chromium (App + router)', () => {
     history.replaceState(null, '', '/');
     stop = startRouter();
     const { host, unmount } = mount(<App />);
-    await waitFor(() => host.querySelector('h1')?.textContent === 'Notes');
+    await waitFor(() => host.querySelector('h1')?.textContent === HOME_TITLE);
     const before = history.length;
     present(host.querySelector<HTMLAnchorElement>('nav a[href="/status/"]'), 'a link to /status/ in the nav').click();
     await waitFor(() => host.querySelector('h1')?.textContent === 'Offline readiness');
@@ -37,7 +44,7 @@ describe('client-side routing in Chromium (App + router)', () => {
     await waitFor(() => host.querySelector('h1')?.textContent === 'What this app ships');
     (window as unknown as { marker: number }).marker = 1;
     present(host.querySelector<HTMLAnchorElement>('a.brand'), 'the brand link').click();
-    await waitFor(() => host.querySelector('h1')?.textContent === 'Notes');
+    await waitFor(() => host.querySelector('h1')?.textContent === HOME_TITLE);
     history.back();
     await waitFor(() => host.querySelector('h1')?.textContent === 'What this app ships');
     assert.is(location.pathname, '/about/');
