@@ -13,9 +13,23 @@ import { editPackageJson, fingerprint, gitCopy, runBuild, startServing } from '.
 import { beforeAllTests } from '../e2e/lib/hooks';
 import { cleanup } from '../e2e/lib/site';
 import { until } from '../e2e/lib/wait';
+import { listScreens } from '../../tools/screens.mjs';
+
+/**
+ * The screen the cases add: a file name and title no app would take, and a place in the
+ * navigation after the app's last, so that what is reported is the case's fault alone, whatever
+ * screens the app has.
+ */
+const PROBE = {
+  name: 'build-probe',
+  title: 'Build probe',
+  navOrder: Math.max(...listScreens(process.cwd()).map((appScreen) => appScreen.navOrder)) + 1,
+};
+/** The probe screen's file. */
+const PROBE_FILE = `src/ui/screens/${PROBE.name}.tsx`;
 
 /** A screen file's source. */
-const screen = (title: string, navOrder: string | number, body = '<p>Help.</p>') =>
+const screen = (title: string, navOrder: string | number, body = '<p>A probe.</p>') =>
   `export const title = '${title}';\nexport const navOrder = ${navOrder};\n\nexport default function Screen() {\n  return ${body};\n}\n`;
 
 /** Writes a file of the copy. */
@@ -111,28 +125,28 @@ const cases: Case[] = [
   },
   ...['-1', '4.5', "'4'"].map((navOrder) => ({
     what: `navOrder = ${navOrder}`,
-    change: (dir: string) => write(dir, 'src/ui/screens/help.tsx', screen('Help', navOrder)),
-    line: `src/ui/screens/help.tsx: navOrder must be a whole number, 0 or more, written as digits (lowest first), not ${navOrder}`,
+    change: (dir: string) => write(dir, PROBE_FILE, screen(PROBE.title, navOrder)),
+    line: `${PROBE_FILE}: navOrder must be a whole number, 0 or more, written as digits (lowest first), not ${navOrder}`,
   })),
   {
     what: 'a title repeated by a screen whose name sorts first (the new one is named)',
-    change: (dir) => write(dir, 'src/ui/screens/aardvark.tsx', screen('Offline readiness', 7)),
+    change: (dir) => write(dir, 'src/ui/screens/aardvark.tsx', screen('Offline readiness', PROBE.navOrder)),
     line: `src/ui/screens/aardvark.tsx: title "Offline readiness" is also src/ui/screens/status.tsx's; each screen needs its own`,
   },
   {
     what: 'a screen written as .ts',
-    change: (dir) => write(dir, 'src/ui/screens/help.ts', 'export const title = 1;\n'),
-    line: "src/ui/screens/help.ts is not a screen: only .tsx files go in src/ui/screens/ (a screen's own parts go in a sub-folder)",
+    change: (dir) => write(dir, `src/ui/screens/${PROBE.name}.ts`, 'export const title = 1;\n'),
+    line: `src/ui/screens/${PROBE.name}.ts is not a screen: only .tsx files go in src/ui/screens/ (a screen's own parts go in a sub-folder)`,
   },
   {
     what: 'a screen that reads window while it is prerendered',
-    change: (dir) => write(dir, 'src/ui/screens/help.tsx', screen('Help', 7, '<p>{window.innerWidth}</p>')),
-    line: 'src/ui/screens/help.tsx:5:14: prerendering /help/ threw ReferenceError: window is not defined',
+    change: (dir) => write(dir, PROBE_FILE, screen(PROBE.title, PROBE.navOrder, '<p>{window.innerWidth}</p>')),
+    line: `${PROBE_FILE}:5:14: prerendering /${PROBE.name}/ threw ReferenceError: window is not defined`,
   },
   {
     what: 'a screen that reads window when it is loaded',
-    change: (dir) => write(dir, 'src/ui/screens/help.tsx', `const width = window.innerWidth;\n${screen('Help', 7, '<p>{width}</p>')}`),
-    line: 'src/ui/screens/help.tsx:1:15: loading the screens for prerendering threw ReferenceError: window is not defined',
+    change: (dir) => write(dir, PROBE_FILE, `const width = window.innerWidth;\n${screen(PROBE.title, PROBE.navOrder, '<p>{width}</p>')}`),
+    line: `${PROBE_FILE}:1:15: loading the screens for prerendering threw ReferenceError: window is not defined`,
   },
   {
     what: 'PORT=abc',
@@ -305,13 +319,12 @@ files('npm run verify refuses a dev server with one line, exit 2', async () => {
 });
 
 files('the dev loop prerenders after each build and names a screen that throws there, beside the live reload', async () => {
-  write(dir, 'src/ui/screens/help.tsx', screen('Help', 7, '<p>{window.innerWidth}</p>'));
+  write(dir, PROBE_FILE, screen(PROBE.title, PROBE.navOrder, '<p>{window.innerWidth}</p>'));
   const dev = await startServing(dir, ['--watch']);
   try {
-    const line =
-      'prerender failed (npm run build stops here): src/ui/screens/help.tsx:5:14: prerendering /help/ threw ReferenceError: window is not defined';
+    const line = `prerender failed (npm run build stops here): ${PROBE_FILE}:5:14: prerendering /${PROBE.name}/ threw ReferenceError: window is not defined`;
     await until('the prerender line', () => dev.output().includes(line), 15_000);
-    assert.is((await fetch(new URL('help/', dev.url))).status, 200, 'the dev build is served all the same');
+    assert.is((await fetch(new URL(`${PROBE.name}/`, dev.url))).status, 200, 'the dev build is served all the same');
   } finally {
     await dev.stop();
   }
