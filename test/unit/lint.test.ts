@@ -23,16 +23,17 @@ test('biome check passes a committed source file, and fails it, naming it, with 
     copyFileSync(path.join(root, 'biome.json'), path.join(dir, 'biome.json'));
     copyFileSync(path.join(root, '.gitignore'), path.join(dir, '.gitignore'));
     mkdirSync(path.join(dir, 'src'));
-    const file = path.join(dir, 'src', 'model.ts');
-    copyFileSync(path.join(root, 'src', 'notes', 'model.ts'), file);
+    // A file of the shell's own core, which stays when the demo is removed.
+    const file = path.join(dir, 'src', 'device-document.ts');
+    copyFileSync(path.join(root, 'src', 'offline', 'device-document.ts'), file);
     const clean = biomeCheck(dir);
     assert.is(clean.code, 0, clean.out);
 
     appendFileSync(file, 'export const isOne = (value: unknown) => value == "1";\n');
     const dirty = biomeCheck(dir);
     assert.is.not(dirty.code, 0, 'a misformatted line fails the check');
-    assert.match(dirty.out, /src\/model\.ts format/, 'the report names the misformatted file');
-    assert.match(dirty.out, /src\/model\.ts:\d+:\d+ lint\/suspicious\/noDoubleEquals/, 'and the line with ==');
+    assert.match(dirty.out, /src\/device-document\.ts format/, 'the report names the misformatted file');
+    assert.match(dirty.out, /src\/device-document\.ts:\d+:\d+ lint\/suspicious\/noDoubleEquals/, 'and the line with ==');
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
