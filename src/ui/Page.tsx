@@ -18,7 +18,7 @@ export function Page({ path }: { path: string }) {
 function NotFound() {
   return (
     <p>
-      There is no page here. <a href={withBase('/')}>Go to your notes</a>.
+      There is no page here. <a href={withBase('/')}>Go to the home screen</a>.
     </p>
   );
 }

@@ -1,5 +1,5 @@
 // What a person reads when this device has no room left: what it means for them, and what frees
-// room, in the same words wherever it is said (the banner, /status, Notes, restore).
+// room, in the same words wherever it is said (the banner, /status, a screen's save, a restore).
 import { formatTime } from './format';
 
 /** What frees room, as a person does it. */
@@ -11,8 +11,8 @@ export const noRoomForApp = (retryAt: number | null): string =>
     retryAt ? `: it tries again at ${formatTime(retryAt)}` : ''
   }.`;
 
-/** Notes' sentence for a save refused for lack of room. */
+/** A screen's sentence for a save of its stored data refused for lack of room (a device document's `problem: 'full'`). */
 export const NO_ROOM_FOR_NOTES = `Not saved: this device has no room left. Your text stays here and is saved with your next change once there is room: ${FREE_ROOM}.`;
 
 /** The restore's sentence for a backup refused for lack of room. */
-export const NO_ROOM_FOR_RESTORE = `Not restored: this device has no room for these notes. Nothing was changed; ${FREE_ROOM} and try again.`;
+export const NO_ROOM_FOR_RESTORE = `Not restored: this device has no room for what this backup holds. Nothing was changed; ${FREE_ROOM} and try again.`;

@@ -45,7 +45,7 @@ export function StorageFacts() {
           </button>
         </p>
       )}
-      <p>Whatever the browser decides, a backup file (on the Notes screen) is what keeps your notes safe.</p>
+      <p>Whatever the browser decides, only a copy kept off this device, such as a backup file, keeps what you saved here safe.</p>
     </>
   );
 }
