@@ -1,6 +1,7 @@
 // A builder's whole session in a copy of the project (issue 42): rename the app, add the README's
 // files as written (its screen and its settings store, wired in as it says) and a second screen
-// that reads the store, lint and type-check them, run the dev loop while editors leave their files
+// that reads the store (with the demo or without it: after remove-demo with the README's screen as
+// the home screen, the README's screen is added under a name, title and place of its own), lint and type-check them, run the dev loop while editors leave their files
 // beside the screens, build, and verify the served build. Then, in Chromium, the dev server taking
 // a production build's worker out of the way on the same origin, and leaving dist/ as built.
 import { spawnSync } from 'node:child_process';
@@ -16,6 +17,8 @@ import { freePort } from './lib/processes';
 import { cleanup, copySources } from './lib/site';
 import { shareChromium, type Shared } from './lib/suite';
 import { until } from './lib/wait';
+import { present } from '../present';
+import { listScreens } from '../../tools/screens.mjs';
 
 /** The code blocks the README presents as files to add: those whose first line is `// <path>`. */
 function readmeFiles(): { file: string; text: string }[] {
@@ -28,12 +31,36 @@ function readmeFiles(): { file: string; text: string }[] {
   });
 }
 
-/** The second screen, written by the builder: it reads the README's store and changes it. */
-const SETTINGS_SCREEN = `import { chooseTheme, settings } from '../../settings/store';
+/** A file the README presents, as the copy has it: its path and its text. */
+type AddedFile = { file: string; text: string };
+
+/**
+ * The README's screen, where the README puts it; or, when a screen of the copy has its file name,
+ * title or navOrder already (the README's screen is the home screen after remove-demo), the same
+ * screen under a name and title of its own, after the copy's last place in the navigation.
+ */
+function placeReadmeScreen(dir: string, { file, text }: AddedFile): AddedFile & { name: string; title: string } {
+  const name = path.basename(file, '.tsx');
+  const title = present(/^export const title = '([^']*)';$/m.exec(text), `the title of the README's ${file}`)[1];
+  const navOrder = Number(present(/^export const navOrder = (\d+);$/m.exec(text), `the navOrder of the README's ${file}`)[1]);
+  const screens = listScreens(dir);
+  if (!screens.some((screen) => screen.name === name || screen.title === title || screen.navOrder === navOrder))
+    return { file, text, name, title };
+  const free = { name: `readme-${name}`, title: `${title} from the README` };
+  const freeFile = `src/ui/screens/${free.name}.tsx`;
+  const freeText = text
+    .replace(`// ${file}`, `// ${freeFile}`)
+    .replace(`export const title = '${title}';`, `export const title = '${free.title}';`)
+    .replace(/^export const navOrder = \d+;$/m, `export const navOrder = ${Math.max(...screens.map((screen) => screen.navOrder)) + 1};`);
+  return { file: freeFile, text: freeText, ...free };
+}
+
+/** The second screen, written by the builder, at `navOrder`: it reads the README's store and changes it. */
+const settingsScreen = (navOrder: number) => `import { chooseTheme, settings } from '../../settings/store';
 import { useStore } from '../useStore';
 
 export const title = 'Settings';
-export const navOrder = 5;
+export const navOrder = ${navOrder};
 
 export default function SettingsScreen() {
   const { doc } = useStore(settings);
@@ -48,16 +75,21 @@ export default function SettingsScreen() {
 }
 `;
 
-/** What the README says to do in src/main.tsx: import the store, start it beside startNotes(). */
+/** What the README says to do in src/main.tsx: import the store, start it with the other `start` calls at its top level. */
 function wireSettings(dir: string): void {
   const main = path.join(dir, 'src/main.tsx');
   const code = readFileSync(main, 'utf8');
-  assert.match(code, /^startNotes\(\);$/m, 'src/main.tsx still starts the notes where the README says');
+  const lastImport = [...code.matchAll(/^import .+;$/gm)].at(-1);
+  const lastStart = [...code.matchAll(/^start\w*\(\);$/gm)].at(-1);
+  assert.ok(lastImport && lastStart, 'src/main.tsx has imports and `start` calls at its top level, where the README says');
+  const at = (match: RegExpExecArray | RegExpMatchArray) => (match.index ?? 0) + match[0].length;
   writeFileSync(
     main,
-    code
-      .replace(/^(import \{ startNotes \} from '\.\/notes\/store';)$/m, "$1\nimport { settings } from './settings/store';")
-      .replace(/^startNotes\(\);$/m, 'startNotes();\nsettings.start();'),
+    code.slice(0, at(lastImport)) +
+      "\nimport { settings } from './settings/store';" +
+      code.slice(at(lastImport), at(lastStart)) +
+      '\nsettings.start();' +
+      code.slice(at(lastStart)),
   );
 }
 
@@ -81,13 +113,15 @@ session(
       ['src/ui/screens/help.tsx', 'src/settings/store.ts'],
       "the README's files to add",
     );
-    for (const { file, text } of added) {
+    const helpScreen = placeReadmeScreen(dir, added[0]);
+    for (const { file, text } of [helpScreen, added[1]]) {
       mkdirSync(path.join(dir, path.dirname(file)), { recursive: true });
       writeFileSync(path.join(dir, file), text);
     }
-    writeFileSync(path.join(dir, 'src/ui/screens/settings.tsx'), SETTINGS_SCREEN);
+    const nextPlace = Math.max(...listScreens(dir).map((screen) => screen.navOrder)) + 1;
+    writeFileSync(path.join(dir, 'src/ui/screens/settings.tsx'), settingsScreen(nextPlace));
     wireSettings(dir);
-    const files = [...added.map(({ file }) => file), 'src/ui/screens/settings.tsx', 'src/main.tsx'];
+    const files = [helpScreen.file, added[1].file, 'src/ui/screens/settings.tsx', 'src/main.tsx'];
     runTool(dir, ['node_modules/@biomejs/biome/bin/biome', 'check', ...files]);
     runTool(dir, ['tools/typecheck.mjs', 'app', 'sw']);
 
@@ -108,12 +142,12 @@ session(
         );
       };
       const screens = path.join(dir, 'src/ui/screens');
-      const help = path.join(screens, 'help.tsx');
+      const help = path.join(dir, helpScreen.file);
       // vim: a swap file beside the screen while it is open, then the write.
       await save(
         'vim',
         () => {
-          writeFileSync(path.join(screens, '.help.tsx.swp'), 'b0VIM 9.0');
+          writeFileSync(path.join(screens, `.${helpScreen.name}.tsx.swp`), 'b0VIM 9.0');
           writeFileSync(help, readFileSync(help, 'utf8').replace('works offline', 'works offline, from vim'));
         },
         'from vim',
@@ -122,8 +156,8 @@ session(
       await save(
         'emacs',
         () => {
-          writeFileSync(path.join(screens, 'help.tsx~'), readFileSync(help));
-          writeFileSync(path.join(screens, '#help.tsx#'), 'autosave');
+          writeFileSync(path.join(screens, `${helpScreen.name}.tsx~`), readFileSync(help));
+          writeFileSync(path.join(screens, `#${helpScreen.name}.tsx#`), 'autosave');
           writeFileSync(help, readFileSync(help, 'utf8').replace('from vim', 'from emacs'));
         },
         'from emacs',
@@ -133,8 +167,8 @@ session(
       // Finder.
       await save('a Finder visit', () => writeFileSync(path.join(screens, '.DS_Store'), 'Bud1'), 'from sed');
       assert.not.match(dev.output(), /build failed/);
-      const page = await (await fetch(new URL('help/', dev.url))).text();
-      assert.match(page, '<title>Help · Field Notes</title>');
+      const page = await (await fetch(new URL(`${helpScreen.name}/`, dev.url))).text();
+      assert.match(page, `<title>${helpScreen.title} · Field Notes</title>`);
       assert.match(page, '<meta name="description" content="Notes from the field.">');
     } catch (error) {
       (error as Error).message += `\n--watch output:\n${dev.output()}`;
@@ -147,8 +181,8 @@ session(
     const built = runBuild(dir, []);
     assert.is(built.code, 0, built.stderr);
     assert.match(
-      readFileSync(path.join(dir, 'dist/help/index.html'), 'utf8'),
-      '<h1>Help</h1><p>Everything here works offline, from sed.</p>',
+      readFileSync(path.join(dir, `dist/${helpScreen.name}/index.html`), 'utf8'),
+      `<h1>${helpScreen.title}</h1><p>Everything here works offline, from sed.</p>`,
     );
     assert.match(readFileSync(path.join(dir, 'dist/settings/index.html'), 'utf8'), 'Theme: <!-- -->system');
     const served = await startServing(dir, ['--serve']);
