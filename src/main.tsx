@@ -30,6 +30,9 @@ startRouter();
  */
 function ResumeAfterReload() {
   useEffect(() => {
+    // `<html data-running>`: the screens now answer input. A value put into a field before its
+    // component is hydrated is one its state never hears of, so tests (ours, a builder's) wait for it.
+    document.documentElement.dataset.running = '';
     resumeAfterReload();
   }, []);
   return null;
