@@ -5,7 +5,7 @@ import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { countLoads, firstNote, headingAt, openInstalled, openNotes, reconnectReloaded, settle, newWatchedPage } from './lib/app';
+import { countLoads, headingAt, newWatchedPage, openInstalled, reconnectReloaded, settle } from './lib/app';
 import { freshContext } from './lib/browser';
 import { startHost } from './lib/hosts';
 import { APP_NAME, BUILDS, site, temp } from './lib/site';
@@ -14,6 +14,7 @@ import { until } from './lib/wait';
 import { cacheNames, cachedPaths } from './lib/caches';
 import { ROUTES } from './lib/screens';
 import { appId, cachePrefixOf, storageKey } from '../../src/app-name';
+import { appField, fieldScreenUrl, openFieldScreen } from './lib/field';
 
 const BASE = '/my-app/';
 const OTHER_SITE = 'Another site at the root of this origin';
@@ -64,7 +65,7 @@ for (const build of BUILDS) {
             [route.path.slice(1), route.h1],
           ],
     );
-    for (const [urlPath, h1] of [...visits, ['notes/deep-link', 'Not found']]) {
+    for (const [urlPath, h1] of [...visits, ['a-section/deep-link', 'Not found']]) {
       assert.is(await headingAt(page, new URL(urlPath, app).href), h1, urlPath);
     }
     // The links stay under the base: client-side navigation, then the files /about shows.
@@ -100,9 +101,9 @@ for (const build of BUILDS) {
 
   test('reloads once on reconnect, after a probe of /my-app/sw.js, keeping what was typed', async ({ browser, host }) => {
     const context = await freshContext(browser);
-    const page = await openInstalled(context, new URL(BASE, host.url).href);
-    await openNotes(page, new URL(BASE, host.url).href);
-    await firstNote(page).fill('typed under a sub-path');
+    const page = await openInstalled(context, fieldScreenUrl(new URL(BASE, host.url).href));
+    await openFieldScreen(page, new URL(BASE, host.url).href);
+    await appField(page).fill('typed under a sub-path');
     const loads = countLoads(page);
     await host.logged();
     const from = host.log.length;
@@ -119,7 +120,7 @@ for (const build of BUILDS) {
         .map((request) => request.url),
       [`${BASE}sw.js`],
     );
-    assert.is(await firstNote(page).inputValue(), 'typed under a sub-path');
+    assert.is(await appField(page).inputValue(), 'typed under a sub-path');
     await context.close();
   });
 

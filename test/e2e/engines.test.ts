@@ -22,13 +22,13 @@ import { BIG_APP_PACE, buildBigApp, MEDIA_FILES, STALLED_FILE, stallOnce } from 
 import { buildV3 } from './lib/third-version';
 import { holdFile, requestsSince, startHost } from './lib/hosts';
 import { MESSAGE_PATH, messageForm, stateLine } from './lib/message-form';
-import { caretOf, firstNoteText, focusedNote, storedText } from './lib/notes';
 import { assertPolicyEnforced, assertTrustedTypesEnforced } from './lib/page-policy';
 import { OTHER_SITE, OTHER_SITE_HEADING, withOtherSite } from './lib/other-site';
 import { registrationOf, type RegistrationSeen } from './lib/registration';
-import { DEEP_LINK, heading, ROUTES, statusRow, stylesheetsApply, variant } from './lib/screens';
+import { DEEP_LINK, FIELD_SCREEN, heading, ROUTES, statusRow, stylesheetsApply, variant } from './lib/screens';
 import { appScript, audit, copySite, readPrecache, site } from './lib/site';
 import { sleep, until } from './lib/wait';
+import { appStorage, caretOf, fieldText, storedText } from './lib/field';
 
 const { engine: ENGINE, builds: BUILDS } = engineUnderTest();
 
@@ -44,7 +44,18 @@ const VISITS = [...ROUTES, DEEP_LINK];
 
 for (const [index, build] of BUILDS.entries()) {
   const s = new EngineSuite(ENGINE, build, { last: index === BUILDS.length - 1 });
-  const { scenario, url, openInstalled, typeNote, goOffline, goOnline, typeThroughReconnect, checkForUpdate, assertNoProblems } = s;
+  const {
+    scenario,
+    url,
+    openInstalled,
+    typeIntoField,
+    fieldLabelOf,
+    goOffline,
+    goOnline,
+    typeThroughReconnect,
+    checkForUpdate,
+    assertNoProblems,
+  } = s;
 
   scenario('1. registration: /sw.js with scope /, the page is controlled once installed, "Ready to work offline"', async () => {
     const tab = await openInstalled();
@@ -56,9 +67,9 @@ for (const [index, build] of BUILDS.entries()) {
     await assertNoProblems(tab);
   });
 
-  scenario('2. offline from the cache: every screen and a deep link render with the server down, with the text typed before', async () => {
+  scenario('2. offline from the cache: every screen and a deep link render with the server down, with all the app stored', async () => {
     const tab = await openInstalled();
-    await typeNote(tab, 'typed before going offline');
+    await typeIntoField(tab, 'typed before going offline');
     // Online first: a repeat visit asks the server for no file the worker precached. Only the
     // browser's own update check of /sw.js may reach it (and the reconnect probe, a HEAD).
     const precached = Object.keys(readPrecache(s.v1));
@@ -75,6 +86,8 @@ for (const [index, build] of BUILDS.entries()) {
       [],
       `precached files fetched again: ${asked.join(', ')}`,
     );
+    // What the app stored, its pending saves flushed by those page loads (pagehide).
+    const stored = await appStorage(tab);
 
     // Then the server down and the browser offline: nothing can come from the network.
     await goOffline(tab);
@@ -95,8 +108,9 @@ for (const [index, build] of BUILDS.entries()) {
     await tab.goto(url('/status/'));
     // The status screen hashes every precached file in the page: the cache holds the version intact.
     await until('/status/ to verify every file', async () => /(\d+) of \1 files verified/.test(await tab.text()));
-    await tab.goto(url('/'));
-    assert.is(await until('the first note', () => firstNoteText(tab)), 'typed before going offline');
+    await tab.goto(url(FIELD_SCREEN.path));
+    await until('the field screen to show its field offline', async () => (await fieldText(tab)) !== null);
+    assert.equal(await appStorage(tab), stored, 'all the app stored is there offline');
     await assertNoProblems(tab);
   });
 
@@ -104,11 +118,11 @@ for (const [index, build] of BUILDS.entries()) {
     const tab = await openInstalled();
     const documents = await Documents.of(tab);
     await goOffline(tab);
-    await tab.type('Note 1', 'typed while offline');
+    await tab.type(await fieldLabelOf(tab), 'typed while offline');
     await goOnline();
     // The reload comes ≥ 1 s after the page sees `online` (stable network, then the probe).
     await documents.reloaded('the reload', s.browser.networkLagMs + 10_000);
-    await documents.until('the reloaded page to show the note', async () => (await firstNoteText(tab)) === 'typed while offline');
+    await documents.until('the reloaded page to show the text', async () => (await fieldText(tab)) === 'typed while offline');
     await assertOneReconnectReload(tab, documents);
     await assertNoProblems(tab);
   });
@@ -127,7 +141,7 @@ for (const [index, build] of BUILDS.entries()) {
       await sleep(100);
     }
     await documents.reloaded('the reload', s.browser.networkLagMs + 10_000);
-    await documents.until('the reloaded page to render', async () => (await firstNoteText(tab)) !== null);
+    await documents.until('the reloaded page to render', async () => (await fieldText(tab)) !== null);
     await assertOneReconnectReload(tab, documents);
     const kinds = await logKinds(tab);
     console.log(`  flapping in ${ENGINE}: the page logged ${kinds.join(', ')}`);
@@ -160,34 +174,35 @@ for (const [index, build] of BUILDS.entries()) {
     await s.host.resume();
     // The next retry comes after the backoff (1 s, then 2 s, 4 s, ...).
     await documents.reloaded('the reload once the server answers', 15_000);
-    await documents.until('the reloaded page to render', async () => (await firstNoteText(tab)) !== null);
+    await documents.until('the reloaded page to render', async () => (await fieldText(tab)) !== null);
     await assertOneReconnectReload(tab, documents);
     // Chromium reports each probe that the stopped server refused (HEAD /sw.js) on the console.
     await assertNoProblems(tab, ['console.error: Failed to load resource: net::ERR_CONNECTION_REFUSED']);
   });
 
   scenario(
-    '3d. typing through the reconnect: no reload while keys arrive, one after the pause, every key kept, the same note and caret',
+    '3d. typing through the reconnect: no reload while keys arrive, one after the pause, every key kept, the same field and caret',
     async () => {
       const tab = await openInstalled();
       const documents = await Documents.of(tab);
-      await tab.type('Note 1', 'before ');
+      await tab.type(await fieldLabelOf(tab), 'before ');
+      const field = await until('the field to have the focus', async () => (await caretOf(tab))?.id);
       await goOffline(tab);
       const typed = await typeThroughReconnect(tab);
       // The reload was due before these keys: none of them met a page that was going away.
       await documents.sample();
       assert.is(documents.reloads, 0, 'no reload while the keys kept coming');
       const text = 'before ' + typed;
-      assert.is(await firstNoteText(tab), text, 'every key in the note before the reload');
+      assert.is(await fieldText(tab), text, 'every key in the field before the reload');
       const lastKeyAt = Date.now();
       await documents.reloaded('the reload after the pause', 15_000);
       console.log(
         `  typing through the reconnect in ${ENGINE} (${build}): ${typed.length} keys, reload ${Date.now() - lastKeyAt} ms or less after the last one`,
       );
-      await documents.until('the reloaded page to show the note', async () => (await firstNoteText(tab)) === text);
-      // The resume point: the same note focused, the caret after the last key.
-      const caret = await until('the note to have the focus again', () => focusedNote(tab));
-      assert.equal(caret, { label: 'Note 1', start: text.length, end: text.length });
+      await documents.until('the reloaded page to show the text', async () => (await fieldText(tab)) === text);
+      // The resume point: the same field focused, the caret after the last key.
+      const caret = await until('the field to have the focus again', () => caretOf(tab));
+      assert.equal(caret, { id: field, start: text.length, end: text.length });
       await assertOneReconnectReload(tab, documents);
       await assertNoProblems(tab);
     },
@@ -393,46 +408,53 @@ for (const [index, build] of BUILDS.entries()) {
       await until('"A new version is ready"', async () => (await tab.text()).includes('A new version is ready'));
       assert.not.ok((await tab.text()).includes('An update failed to install'), 'the earlier failure is no longer said');
       await goOffline(tab);
-      await tab.goto(url('/'));
-      await until('the notes offline', async () => (await firstNoteText(tab)) !== null);
+      await tab.goto(url(FIELD_SCREEN.path));
+      await until('the field screen offline', async () => (await fieldText(tab)) !== null);
       assert.is(await variant(tab), '', 'the old version serves');
       assert.ok(await tab.evaluate(() => !!navigator.serviceWorker.controller));
       await assertNoProblems(tab);
     });
 
-    scenario('6. the kill switch removes our registration and caches; the page then loads from the server', async () => {
-      const tab = await openInstalled();
-      await typeNote(tab, 'kept through the kill switch');
-      const documents = await Documents.of(tab);
-      await s.host.setRoot(site(build, 'kill'));
-      await checkForUpdate(tab);
-      // The kill worker deletes our caches, unregisters and navigates the pages it controlled.
-      await documents.reloaded('the page to be reloaded by the kill switch');
-      // The reloaded page registers /sw.js again (still the kill switch) and it withdraws again. The
-      // Status screen's "Scope" row is filled when this document's register() resolved: after
-      // that, no registration and no cache of ours means the withdrawal ran through. (The reload may
-      // land on `/`: the worker navigates each page to its Client.url, the URL its document was
-      // created with, which the app's client-side navigation to /status/ does not change.)
-      await tab.click('Offline readiness');
-      await until('the reloaded page to have registered', async () => (await statusRow(tab, 'Scope')) === url('/'));
-      let seen: { registration: RegistrationSeen | null; caches: string[] } | undefined;
-      await until('no registration and no cache of ours', async () => {
-        seen = { registration: await registrationOf(tab), caches: await ourCacheNames(tab) };
-        return seen.registration === null && seen.caches.length === 0;
-      }).catch((error: Error) => {
-        throw new Error(`${error.message}; last seen: ${JSON.stringify(seen)}`);
-      });
-      assert.is(await tab.evaluate(() => navigator.serviceWorker.controller), null);
-      // A reload, not a navigation: python sends Last-Modified and no Cache-Control, so a plain
-      // navigation may be answered by the HTTP cache (heuristic freshness); a reload revalidates.
-      await tab.goto(url('/'));
-      await s.host.logged();
-      const from = s.host.log.length;
-      await tab.reload();
-      assert.is(await until('the note', () => firstNoteText(tab)), 'kept through the kill switch');
-      assert.ok(requestsSince(s.host, from).includes('/'), 'the page came from the server');
-      await assertNoProblems(tab);
-    });
+    scenario(
+      '6. the kill switch removes our registration and caches; the page then loads from the server, all the app stored kept',
+      async () => {
+        const tab = await openInstalled();
+        await typeIntoField(tab, 'kept through the kill switch');
+        // What the app stored, its pending saves flushed by a reload (pagehide).
+        await tab.reload();
+        const stored = await appStorage(tab);
+        const documents = await Documents.of(tab);
+        await s.host.setRoot(site(build, 'kill'));
+        await checkForUpdate(tab);
+        // The kill worker deletes our caches, unregisters and navigates the pages it controlled.
+        await documents.reloaded('the page to be reloaded by the kill switch');
+        // The reloaded page registers /sw.js again (still the kill switch) and it withdraws again. The
+        // Status screen's "Scope" row is filled when this document's register() resolved: after
+        // that, no registration and no cache of ours means the withdrawal ran through. (The reload may
+        // land on `/`: the worker navigates each page to its Client.url, the URL its document was
+        // created with, which the app's client-side navigation to /status/ does not change.)
+        await tab.click('Offline readiness');
+        await until('the reloaded page to have registered', async () => (await statusRow(tab, 'Scope')) === url('/'));
+        let seen: { registration: RegistrationSeen | null; caches: string[] } | undefined;
+        await until('no registration and no cache of ours', async () => {
+          seen = { registration: await registrationOf(tab), caches: await ourCacheNames(tab) };
+          return seen.registration === null && seen.caches.length === 0;
+        }).catch((error: Error) => {
+          throw new Error(`${error.message}; last seen: ${JSON.stringify(seen)}`);
+        });
+        assert.is(await tab.evaluate(() => navigator.serviceWorker.controller), null);
+        // A reload, not a navigation: python sends Last-Modified and no Cache-Control, so a plain
+        // navigation may be answered by the HTTP cache (heuristic freshness); a reload revalidates.
+        await tab.goto(url('/'));
+        await s.host.logged();
+        const from = s.host.log.length;
+        await tab.reload();
+        await until('the app to run', () => tab.evaluate(() => document.documentElement.dataset.running !== undefined));
+        assert.equal(await appStorage(tab), stored, 'all the app stored is kept');
+        assert.ok(requestsSince(s.host, from).includes('/'), 'the page came from the server');
+        await assertNoProblems(tab);
+      },
+    );
 
     scenario(
       '11. on an origin shared with another site: online that site\'s page from the host, offline the app\'s "Not found"; a network 404 asked with Range stays a 404',

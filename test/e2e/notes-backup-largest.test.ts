@@ -9,10 +9,9 @@ import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { newNotesPage } from './lib/app';
 import { freshContext } from './lib/browser';
 import { startHost } from './lib/hosts';
-import { NOTES_KEY, seedLongNotes } from './lib/notes';
+import { newNotesPage, NOTES_KEY, seedLongNotes } from './lib/notes';
 import { BUILDS, site, temp } from './lib/site';
 import { shareChromium, type Shared } from './lib/suite';
 

@@ -5,21 +5,10 @@
 import type { Page } from 'playwright-core';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import {
-  axeViolations,
-  countLoads,
-  fillLocalStorage,
-  firstNote,
-  openNotes,
-  pageTimersDone,
-  shownText,
-  watchConsole,
-  shownNotes,
-  openNotesWatched,
-} from './lib/app';
+import { axeViolations, countLoads, fillLocalStorage, pageTimersDone, shownText, watchConsole } from './lib/app';
 import { freshContext } from './lib/browser';
 import { startHost } from './lib/hosts';
-import { NOTES_BACKUP_KEY, NOTES_KEY, storedText } from './lib/notes';
+import { firstNote, NOTES_BACKUP_KEY, NOTES_KEY, openNotes, openNotesWatched, shownNotes, storedText } from './lib/notes';
 import { BUILDS, site } from './lib/site';
 import { shareChromium, type Shared } from './lib/suite';
 import { until, WAIT } from './lib/wait';

@@ -5,13 +5,13 @@
 import type { BrowserContext, CDPSession, Page } from 'playwright-core';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { firstNote, openNotes, settle, statusFact, newNotesPage } from './lib/app';
+import { settle, statusFact } from './lib/app';
 import { freshContext } from './lib/browser';
 import { startHost } from './lib/hosts';
 import { BUILDS, site } from './lib/site';
 import { shareChromium, type Shared } from './lib/suite';
 import { until, WAIT } from './lib/wait';
-import { savedNotes } from './lib/notes';
+import { firstNote, newNotesPage, openNotes, savedNotes } from './lib/notes';
 import { present } from '../present';
 
 interface Calls {
@@ -105,7 +105,7 @@ for (const build of BUILDS) {
     assert.is(await statusFact(page, 'Persistent'), 'yes');
     assert.is(await page.getByRole('button', { name: 'Keep data on this device' }).count(), 0);
     assert.is((await calls(page)).persist, 0, 'nothing to ask: persisted() already says yes');
-    await page.getByText('a backup file (on the Notes screen) is what keeps your notes safe').waitFor(WAIT);
+    await page.getByText('such as a backup file, keeps what you saved here safe').waitFor(WAIT);
     await grant.detach();
     await context.close();
   });

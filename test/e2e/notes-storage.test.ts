@@ -5,23 +5,14 @@ import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import {
-  axeViolations,
-  fillLocalStorage,
-  firstNote,
-  openNotes,
-  pageTimersDone,
-  shownText,
-  openNotesWatched,
-  newNotesPage,
-} from './lib/app';
+import { axeViolations, fillLocalStorage, pageTimersDone, shownText } from './lib/app';
 import { NO_ROOM_FOR_NOTES } from '../../src/ui/no-room';
 import { freshContext, launchWithProfile } from './lib/browser';
 import { startHost } from './lib/hosts';
 import { BUILDS, site } from './lib/site';
 import { shareChromium, type Shared } from './lib/suite';
 import { until } from './lib/wait';
-import { NOTES_BACKUP_KEY, NOTES_KEY, savedNotes } from './lib/notes';
+import { firstNote, newNotesPage, NOTES_BACKUP_KEY, NOTES_KEY, openNotes, openNotesWatched, savedNotes } from './lib/notes';
 
 const notice = (page: Page) => page.locator('main .notice');
 

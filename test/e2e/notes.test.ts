@@ -3,13 +3,13 @@
 import type { Page } from 'playwright-core';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { countLoads, firstNote, openNotes, openNotesWatched, newNotesPage } from './lib/app';
+import { countLoads } from './lib/app';
 import { freshContext } from './lib/browser';
 import { startHost } from './lib/hosts';
 import { BUILDS, site } from './lib/site';
 import { shareChromium, type Shared } from './lib/suite';
 import { until } from './lib/wait';
-import { savedNotes } from './lib/notes';
+import { firstNote, newNotesPage, openNotes, openNotesWatched, savedNotes } from './lib/notes';
 
 const note = (page: Page, n: number) => page.getByRole('textbox', { name: `Note ${n}` });
 

@@ -5,12 +5,13 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { firstNote, openInstalledWatched, settle, statusFact } from './lib/app';
+import { appRunning, openInstalledWatched, settle, statusFact } from './lib/app';
 import { freshContext } from './lib/browser';
 import { startHost } from './lib/hosts';
 import { BUILDS, site } from './lib/site';
 import { shareChromium, type Shared } from './lib/suite';
-import { ROUTES, SCREENS } from './lib/screens';
+import { HOME, ROUTES, SCREENS } from './lib/screens';
+import { appField, fieldScreenUrl } from './lib/field';
 
 /** Each route's HTML file and the <h1> it holds. */
 const FILES = [...ROUTES.map((route) => [route.path.slice(1) + 'index.html', route.h1]), ['404.html', 'Not found']];
@@ -36,13 +37,9 @@ for (const build of BUILDS) {
       readFileSync(path.join(dir, 'status/index.html'), 'utf8'),
       /<h2>Network<\/h2>.*<h2>Service worker<\/h2>.*<h2>Precache check<\/h2>.*<h2>Storage<\/h2>.*<h2>Connectivity log<\/h2>/,
     );
-    assert.match(readFileSync(path.join(dir, 'index.html'), 'utf8'), /<button id="add-note" type="button">Add note<\/button>/);
   });
 
   test('what lives only on the device shows a neutral placeholder in the HTML, never a false state', () => {
-    const notes = readFileSync(path.join(dir, 'index.html'), 'utf8');
-    assert.match(notes, 'Loading your notes…');
-    assert.not.match(notes, /<textarea/, 'no note is known at build time');
     const status = readFileSync(path.join(dir, 'status/index.html'), 'utf8');
     for (const claim of [
       'offline since',
@@ -63,7 +60,7 @@ for (const build of BUILDS) {
     const context = await freshContext(browser, { javaScriptEnabled: false, serviceWorkers: 'block' });
     const page = await context.newPage();
     await page.goto(host.url);
-    assert.is(await page.getByRole('heading', { level: 1 }).textContent(), 'Notes');
+    assert.is(await page.getByRole('heading', { level: 1 }).textContent(), HOME.h1);
     await page.getByRole('link', { name: 'Offline readiness' }).click();
     await page.waitForURL(new URL('/status/', host.url).href);
     assert.is(await page.getByRole('heading', { level: 1 }).textContent(), 'Offline readiness');
@@ -73,7 +70,7 @@ for (const build of BUILDS) {
     await context.close();
   });
 
-  test("a first visit's hydration moves nothing on the notes screen (no layout shift), with the scripts arriving after the HTML", async ({
+  test("a first visit's hydration moves nothing on the field's screen (no layout shift), with the scripts arriving after the HTML", async ({
     browser,
     host,
   }) => {
@@ -93,8 +90,9 @@ for (const build of BUILDS) {
       await route.continue();
     });
     const page = await context.newPage();
-    await page.goto(host.url);
-    await firstNote(page).waitFor();
+    await page.goto(fieldScreenUrl(host.url));
+    await appRunning(page);
+    await appField(page).waitFor();
     // A shift made on purpose, after hydration: entries arrive in order, so once it is seen, any
     // shift the hydration caused has been seen too.
     const control = await page.evaluate(() => {
@@ -121,14 +119,14 @@ for (const build of BUILDS) {
   }) => {
     const context = await freshContext(browser);
     const { page, problems } = await openInstalledWatched(context, host.url);
-    await firstNote(page).waitFor();
+    await appRunning(page);
     for (const screen of SCREENS) {
       await page.goto(new URL(screen.path, host.url).href);
       await settle(page, screen.h1);
     }
     assert.match((await statusFactOn(page, host.url, 'Browser says')) ?? '', /^online since /);
     await context.setOffline(true);
-    await page.goto(new URL('/notes/2026/a-deep-link?x=1', host.url).href);
+    await page.goto(new URL('/a-section/2026/a-deep-link?x=1', host.url).href);
     await settle(page, 'Not found');
     assert.equal(problems, []);
     await context.close();

@@ -5,13 +5,14 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { GUARD_KEY } from '../../src/offline/reconnect';
-import { countLoads, openNotesWatched, reconnectReloaded } from './lib/app';
+import { countLoads, reconnectReloaded } from './lib/app';
 import { freshContext } from './lib/browser';
 import { logKinds } from './lib/connectivity-log';
 import { startHost } from './lib/hosts';
 import { BUILDS, site } from './lib/site';
 import { shareChromium, type Shared } from './lib/suite';
 import { sleep } from './lib/wait';
+import { openFieldWatched } from './lib/field';
 
 const DAY_MS = 86_400_000;
 const isProbe = (request: { method: string; url: string }) => request.method === 'HEAD' && request.url === '/sw.js';
@@ -22,7 +23,7 @@ for (const build of BUILDS) {
 
   test('a reconnect after it gives one reload, one guard window later, and at most two probes', async ({ browser, host }) => {
     const context = await freshContext(browser);
-    const { page, problems } = await openNotesWatched(context, host.url);
+    const { page, problems } = await openFieldWatched(context, host.url);
     // The last automatic reload, as recorded before the clock went back 30 days.
     await page.evaluate(([key, at]) => sessionStorage.setItem(key, at), [GUARD_KEY, String(Date.now() + 30 * DAY_MS)]);
     const loads = countLoads(page);

@@ -2,12 +2,13 @@
 // document.visibilityState.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { countLoads, openNotes, reconnectReloaded } from './lib/app';
+import { countLoads, reconnectReloaded } from './lib/app';
 import { launchWithTabs } from './lib/browser';
 import { startHost } from './lib/hosts';
 import { BUILDS, site } from './lib/site';
 import { until } from './lib/wait';
 import { logEntries } from './lib/connectivity-log';
+import { openFieldScreen } from './lib/field';
 
 /** How long the network must stay up before the app probes (startReconnect's default stableMs). */
 const STABLE_MS = 1000;
@@ -21,7 +22,7 @@ for (const build of BUILDS) {
     try {
       const context = chromium.browser.contexts()[0];
       const page = context.pages()[0] ?? (await context.newPage());
-      await openNotes(page, host.url);
+      await openFieldScreen(page, host.url);
       const loads = countLoads(page);
       await context.setOffline(true);
       const other = await context.newPage(); // the user switches to another tab

@@ -2,12 +2,13 @@
 // `navigator.onLine === false` at load, and still reloads once when the network returns.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { countLoads, firstNote, openInstalledWatched, reconnectReloaded } from './lib/app';
+import { countLoads, openInstalledWatched, reconnectReloaded } from './lib/app';
 import { freshContext } from './lib/browser';
 import { startHost } from './lib/hosts';
 import { BUILDS, site } from './lib/site';
 import { shareChromium, type Shared } from './lib/suite';
 import { logKinds } from './lib/connectivity-log';
+import { appField, fieldScreenUrl } from './lib/field';
 
 for (const build of BUILDS) {
   const test = suite<Shared>(`reload on reconnect, page loaded offline (${build.name})`);
@@ -17,10 +18,10 @@ for (const build of BUILDS) {
     const context = await freshContext(browser);
     try {
       // Installed: the worker has precached the site.
-      const { page, problems } = await openInstalledWatched(context, host.url);
+      const { page, problems } = await openInstalledWatched(context, fieldScreenUrl(host.url));
       await context.setOffline(true);
       await page.reload({ timeout: 5000 });
-      await firstNote(page).waitFor({ timeout: 5000 });
+      await appField(page).waitFor({ timeout: 5000 });
       assert.is(await page.evaluate(() => navigator.onLine), false, 'loaded offline, from the worker');
       await page.getByText('You are offline; everything here still works.').waitFor({ timeout: 2000 });
       const loads = countLoads(page);

@@ -1,5 +1,5 @@
 // The reload no one notices, in real Chromium: a reload the app makes on its own waits for a quiet
-// moment (an open IME composition holds it), brings the person back to the same note, caret and
+// moment (an open IME composition holds it), brings the person back to the same field, caret and
 // scroll, happens once in each of several tabs with one probe shared between them, and a tab that
 // comes back (shown again, or restored from the back/forward cache) finds a new version.
 // Typing through a reconnect in every engine is in engines.test.ts (scenario 3d).
@@ -7,23 +7,15 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import {
-  countLoads,
-  firstNote,
-  openInstalled,
-  openNotes,
-  reconnectReloaded,
-  typeSteadily,
-  openNotesWatched,
-  newNotesPage,
-} from './lib/app';
+import { appRunning, countLoads, openInstalled, reconnectReloaded, typeSteadily } from './lib/app';
 import { freshContext, launchWithTabs } from './lib/browser';
 import { startHost, type Host } from './lib/hosts';
 import { BUILDS, site } from './lib/site';
 import { shareChromium, type Shared } from './lib/suite';
 import { until, WAIT } from './lib/wait';
-import { caretOf, seedNotes } from './lib/notes';
 import { logLines } from './lib/connectivity-log';
+import { appField, caretOf, fieldScreenUrl, openFieldScreen, openFieldWatched } from './lib/field';
+import { FIELD_SCREEN } from './lib/screens';
 
 const isProbe = (request: { method: string; url: string }) => request.method === 'HEAD' && request.url === '/sw.js';
 
@@ -51,8 +43,8 @@ for (const build of BUILDS) {
     host,
   }) => {
     const context = await freshContext(browser);
-    const { page, problems } = await openNotesWatched(context, host.url);
-    await firstNote(page).fill('before ');
+    const { page, problems } = await openFieldWatched(context, host.url);
+    await appField(page).fill('before ');
     const loads = countLoads(page);
     await goOffline(context, page);
     const devtools = await context.newCDPSession(page);
@@ -65,40 +57,37 @@ for (const build of BUILDS) {
     await devtools.send('Input.insertText', { text: '日本' });
     await reconnectReloaded(page, loads);
     assert.is(loads.n, 1);
-    assert.is(await firstNote(page).inputValue(), 'before 日本');
+    assert.is(await appField(page).inputValue(), 'before 日本');
     assert.equal(
       await caretOf(page),
-      { id: await firstNote(page).getAttribute('id'), start: 9, end: 9 },
-      'the same note, the caret after the committed text',
+      { id: await appField(page).getAttribute('id'), start: 9, end: 9 },
+      'the same field, the caret after the committed text',
     );
     assert.equal(problems, []);
     await context.close();
   });
 
-  test('on a long list, the window scroll, the focused note and its caret come back after the reconnect reload', async ({
+  test('on a page longer than the window, the window scroll, the focused field and its caret come back after the reconnect reload', async ({
     browser,
     host,
   }) => {
     const context = await freshContext(browser);
-    const page = await newNotesPage(context, host.url);
-    await seedNotes(
-      page,
-      Array.from({ length: 40 }, (_, index) => `note number ${index + 1}`),
-    );
-    await page.reload();
-    const note = page.getByRole('textbox', { name: 'Note 30' });
-    await note.waitFor(WAIT);
-    await note.click();
-    await note.evaluate((field: HTMLTextAreaElement) => field.setSelectionRange(5, 11));
-    await page.evaluate(() => scrollTo(0, document.documentElement.scrollHeight / 2));
+    const page = await context.newPage();
+    // A window a third of a phone's height: the field's screen is longer than it, whatever the app.
+    await page.setViewportSize({ width: 360, height: 240 });
+    await openFieldScreen(page, host.url);
+    await appField(page).fill('a field on a page longer than the window');
+    await appField(page).evaluate((field: HTMLTextAreaElement) => field.setSelectionRange(5, 11));
+    await page.evaluate(() => scrollTo(0, (document.documentElement.scrollHeight - innerHeight) / 2));
     const before = { scrollY: await page.evaluate(() => scrollY), caret: await caretOf(page) };
-    assert.ok(before.scrollY > 500, `scrolled well down the page: ${before.scrollY}`);
+    assert.ok(before.scrollY > 100, `scrolled down the page: ${before.scrollY}`);
+    assert.equal(before.caret && { start: before.caret.start, end: before.caret.end }, { start: 5, end: 11 }, 'the field has the focus');
     const loads = countLoads(page);
     await goOffline(context, page);
     await context.setOffline(false);
     await reconnectReloaded(page, loads);
-    await until('the focus back in note 30', async () => (await caretOf(page))?.id === before.caret?.id);
-    assert.equal(await caretOf(page), before.caret, 'the same note, the same selection');
+    await until('the focus back in the field', async () => (await caretOf(page))?.id === before.caret?.id);
+    assert.equal(await caretOf(page), before.caret, 'the same field, the same selection');
     assert.is(await page.evaluate(() => scrollY), before.scrollY, 'the same scroll');
     await context.close();
   });
@@ -107,8 +96,8 @@ for (const build of BUILDS) {
     const context = await freshContext(browser);
     const first = await context.newPage();
     const second = await context.newPage();
-    await openNotes(first, host.url);
-    await openNotes(second, host.url);
+    await openFieldScreen(first, host.url);
+    await openFieldScreen(second, host.url);
     const loads = countLoads(second);
     const probesBefore = host.log.filter(isProbe).length;
     const probingPage = new Promise<Page>((resolve) => {
@@ -132,22 +121,22 @@ for (const build of BUILDS) {
     await context.close();
   });
 
-  test('"Reload to update" lands on the same note with the caret where it was', async ({ browser, host }) => {
+  test('"Reload to update" lands on the same field with the caret where it was', async ({ browser, host }) => {
     const context = await freshContext(browser);
-    const page = await openInstalled(context, host.url);
-    await firstNote(page).fill('an update does not lose my place');
+    const page = await openInstalled(context, fieldScreenUrl(host.url));
+    await appField(page).fill('an update does not lose my place');
     await host.setRoot(site(build.name, 'v2'));
     try {
       await page.getByRole('link', { name: 'Offline readiness' }).click();
       await page.getByRole('button', { name: 'Check for update' }).click();
       await page.getByText('A new version is ready').waitFor(WAIT);
-      await page.getByRole('link', { name: 'Notes' }).click();
-      await firstNote(page).click();
-      await firstNote(page).evaluate((field: HTMLTextAreaElement) => field.setSelectionRange(3, 9, 'backward'));
+      await page.getByRole('link', { name: FIELD_SCREEN.h1, exact: true }).click();
+      await appField(page).click();
+      await appField(page).evaluate((field: HTMLTextAreaElement) => field.setSelectionRange(3, 9, 'backward'));
       const caret = await caretOf(page);
       await page.getByRole('button', { name: 'Reload to update' }).click();
       await until('the new version', () => page.evaluate(() => document.documentElement.dataset.variant === 'v2').catch(() => false));
-      await until('the focus back in the note', async () => (await caretOf(page))?.id === caret?.id);
+      await until('the focus back in the field', async () => (await caretOf(page))?.id === caret?.id);
       assert.equal(await caretOf(page), caret);
       assert.is(await page.evaluate(() => document.querySelector<HTMLTextAreaElement>(':focus')?.selectionDirection), 'backward');
     } finally {
@@ -220,20 +209,16 @@ for (const build of BUILDS) {
     await host?.close();
   });
 
-  test('three tabs (typing, idle, hidden): each reloads once at its own moment, fewer probes than tabs, every note kept', async () => {
+  test('three tabs (typing, idle, hidden): each reloads once at its own moment, fewer probes than tabs, every key kept', async () => {
     const context = chromium.browser.contexts()[0];
     const typing = context.pages()[0] ?? (await context.newPage());
-    await openNotes(typing, host.url);
-    await seedNotes(typing, ['', '', '']);
-    await typing.reload();
-    await firstNote(typing).waitFor(WAIT);
-    const idle = await openWindow(chromium.browser, host.url);
+    await openFieldScreen(typing, host.url);
+    const idle = await openWindow(chromium.browser, fieldScreenUrl(host.url));
     const hidden = await context.newPage(); // a second tab of the idle tab's window
-    await openNotes(hidden, host.url);
-    await hidden.getByRole('textbox', { name: 'Note 3' }).fill('typed in the hidden tab');
+    await openFieldScreen(hidden, host.url);
     await idle.bringToFront(); // the hidden tab goes to the background
-    await firstNote(idle).waitFor(WAIT);
-    await idle.getByRole('textbox', { name: 'Note 2' }).fill('typed in the idle tab');
+    await appRunning(idle);
+    await appField(idle).waitFor(WAIT);
     await until(
       'the tabs to be visible, visible, hidden',
       async () => [await visibility(typing), await visibility(idle), await visibility(hidden)].join() === 'visible,visible,hidden',
@@ -243,7 +228,7 @@ for (const build of BUILDS) {
 
     await context.setOffline(true);
     await typing.getByText('You are offline').waitFor(WAIT);
-    await firstNote(typing).click();
+    await appField(typing).click();
     // Keys every 90 ms from before the network returns until the idle tab has reloaded and 2.5 s
     // more (past the 2 s quiet time): the typing tab's reload was due all along.
     let keysWhenIdleReloaded = 0;
@@ -253,10 +238,10 @@ for (const build of BUILDS) {
       return !keysWhenIdleReloaded || count < keysWhenIdleReloaded + 28;
     });
     assert.is(loads.typing.n, 0, 'the typing tab did not reload while keys arrived');
-    assert.is(await firstNote(typing).inputValue(), typed, 'every key reached the note');
+    assert.is(await appField(typing).inputValue(), typed, 'every key reached the field');
     await reconnectReloaded(idle, loads.idle);
     await reconnectReloaded(typing, loads.typing);
-    assert.is(await firstNote(typing).inputValue(), typed, 'every key kept across the reload');
+    assert.is(await appField(typing).inputValue(), typed, 'every key kept across the reload');
     assert.is(loads.hidden.n, 0, 'the hidden tab waits');
     assert.ok((await logLines(hidden)).includes('reload-waits: hidden tab'), 'and says why');
     await hidden.bringToFront();
@@ -268,8 +253,6 @@ for (const build of BUILDS) {
     ).length;
     console.log(`  three tabs (${build.name}): ${probes} probe(s) reached the server, ${shared} tab(s) used another tab's answer`);
     assert.ok(probes < 3 && shared >= 1, `the tabs shared their probes: ${probes} probes, ${shared} shared`);
-    const notes = await hidden.evaluate(() => [...document.querySelectorAll('textarea')].map((field) => field.value));
-    assert.equal(notes, [typed, 'typed in the idle tab', 'typed in the hidden tab'], 'the notes of every tab');
   });
 
   test('v2 deployed while a tab is hidden: shown again after more than a minute, it offers the new version', async () => {
@@ -315,7 +298,7 @@ for (const build of BUILDS) {
     // A page restored from the cache fires no `load` (it fires `pageshow`): wait for the commit.
     // Playwright's own launch turns the back/forward cache off; launchWithTabs() leaves it on.
     await page.goBack({ waitUntil: 'commit' });
-    await until('the notes page back', () => page.evaluate(() => location.pathname === '/').catch(() => false));
+    await until('the page back', () => page.evaluate(() => location.pathname === '/').catch(() => false));
     assert.ok(
       await page.evaluate(() => (window as Window & { __sameDocument?: boolean }).__sameDocument),
       'restored from the back/forward cache, not loaded again',

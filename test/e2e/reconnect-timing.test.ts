@@ -5,12 +5,13 @@
 // are converted to wall-clock time separately, and can disagree by a millisecond or more.)
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { countLoads, firstNote, newNotesPage } from './lib/app';
+import { countLoads } from './lib/app';
 import { freshContext } from './lib/browser';
 import { startHost } from './lib/hosts';
 import { BUILDS, site } from './lib/site';
 import { shareChromium, type Shared } from './lib/suite';
 import { sleep, until } from './lib/wait';
+import { appField, newFieldPage } from './lib/field';
 
 const RUNS = 5;
 
@@ -26,7 +27,7 @@ for (const build of BUILDS) {
     for (let i = 0; i < RUNS; i++) {
       // A fresh context each run: a fresh sessionStorage, so the 10 s reload guard does not apply.
       const context = await freshContext(browser);
-      const page = await newNotesPage(context, host.url);
+      const page = await newFieldPage(context, host.url);
       await page.evaluate(() => {
         // From the first `online` after the offline spell, where the app's second starts: a later
         // `online` with no `offline` between does not restart it, so it must not restart this clock
@@ -44,7 +45,7 @@ for (const build of BUILDS) {
       await sleep(200); // pacing: a short offline spell, not an absence proof
       await context.setOffline(false);
       await until('the reload', () => loads.n >= 1, 5000);
-      await firstNote(page).waitFor();
+      await appField(page).waitFor();
       const measured = await page.evaluate(() => sessionStorage.getItem('t-online-to-reload'));
       assert.ok(measured, 'the reload started after an `online` event');
       times.push(Number(measured));

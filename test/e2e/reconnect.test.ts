@@ -3,13 +3,14 @@
 import type { IncomingMessage } from 'node:http';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { countLoads, firstNote, reconnectReloaded, openNotesWatched, newNotesPage } from './lib/app';
+import { countLoads, reconnectReloaded } from './lib/app';
 import { freshContext } from './lib/browser';
 import { hostsFor, startHost } from './lib/hosts';
 import { BUILDS, site } from './lib/site';
 import { shareChromium, type Shared } from './lib/suite';
 import { sleep, until } from './lib/wait';
 import { logKinds } from './lib/connectivity-log';
+import { appField, newFieldPage, openFieldWatched } from './lib/field';
 
 const isProbe = (r: { method: string; url: string }) => r.method === 'HEAD' && r.url === '/sw.js';
 
@@ -27,7 +28,7 @@ for (const build of BUILDS) {
 
   test('offline then online gives exactly one reload, and no second one', async ({ browser, host }) => {
     const context = await freshContext(browser);
-    const { page, problems } = await openNotesWatched(context, host.url);
+    const { page, problems } = await openFieldWatched(context, host.url);
     const loads = countLoads(page);
     const probesBefore = host.log.filter(isProbe).length;
     await context.setOffline(true);
@@ -48,7 +49,7 @@ for (const build of BUILDS) {
 
   test('8 toggles 100 ms apart give one reload, and no second one', async ({ browser, host }) => {
     const context = await freshContext(browser);
-    const page = await newNotesPage(context, host.url);
+    const page = await newFieldPage(context, host.url);
     const loads = countLoads(page);
     for (let i = 0; i < 8; i++) {
       await context.setOffline(i % 2 === 0); // off, on, ... ending online
@@ -64,7 +65,7 @@ for (const build of BUILDS) {
 
   test('a server that is down when the browser says online gives no reload until it is up', async ({ browser, host }) => {
     const context = await freshContext(browser);
-    const page = await newNotesPage(context, host.url);
+    const page = await newFieldPage(context, host.url);
     const loads = countLoads(page);
     const probesBefore = host.log.filter(isProbe).length;
     await context.setOffline(true);
@@ -80,7 +81,7 @@ for (const build of BUILDS) {
       );
       assert.is(loads.n, 0, 'no reload while the server does not answer');
       assert.ok(host.log.filter(isProbe).length - probesBefore >= 3, 'it kept asking, with backoff');
-      assert.is(await page.evaluate(() => document.querySelector('textarea') !== null), true, 'the page still works');
+      assert.ok(await appField(page).isVisible(), 'the page still works');
     } finally {
       down = false;
     }
@@ -102,8 +103,8 @@ for (const build of BUILDS) {
 
     test('offline then online gives exactly one reload, after one probe that reached the host', async ({ browser, host }) => {
       const context = await freshContext(browser);
-      const { page, problems } = await openNotesWatched(context, host.url);
-      await firstNote(page).fill('typed before going offline');
+      const { page, problems } = await openFieldWatched(context, host.url);
+      await appField(page).fill('typed before going offline');
       const loads = countLoads(page);
       const probesBefore = host.log.filter(isProbe).length;
       await context.setOffline(true);
@@ -113,7 +114,7 @@ for (const build of BUILDS) {
       assert.is(loads.n, 1, 'one reload');
       await until("the probe in the host's log", () => host.log.filter(isProbe).length > probesBefore);
       assert.is(host.log.filter(isProbe).length - probesBefore, 1, 'one probe');
-      assert.is(await firstNote(page).inputValue(), 'typed before going offline');
+      assert.is(await appField(page).inputValue(), 'typed before going offline');
       assert.equal(problems, []);
       await context.close();
     });

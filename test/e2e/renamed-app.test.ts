@@ -6,14 +6,14 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { firstNote, waitReady, newWatchedPage } from './lib/app';
+import { appRunning, newWatchedPage, waitReady } from './lib/app';
 import { freshContext } from './lib/browser';
 import { holdFile, startHost } from './lib/hosts';
 import { audit, BUILDS, readPrecache, site } from './lib/site';
 import { shareChromium, type Shared } from './lib/suite';
-import { until } from './lib/wait';
 import { cacheNames } from './lib/caches';
 import { appId, cachePrefixOf, storageKey } from '../../src/app-name';
+import { appField, fieldScreenUrl } from './lib/field';
 
 const NEW_NAME = 'field-notes';
 /** The renamed app's id: a new name at the same base is a new app. */
@@ -41,11 +41,13 @@ for (const build of BUILDS) {
     await waitReady(page);
     assert.equal(await cacheNames(page), [cachePrefixOf(NEW_APP) + audit(dir).version]);
 
-    await firstNote(page).fill('kept under the new name');
-    // Saved about a second after typing: poll the device's storage under the new key.
-    await until('the note saved under the new name', () =>
-      page.evaluate((key) => localStorage.getItem(key)?.includes('kept under the new name'), storageKey('notes', NEW_APP)),
-    );
+    await page.goto(fieldScreenUrl(host.url));
+    await appRunning(page);
+    await appField(page).fill('kept under the new name');
+    // Whatever the app saves as it is used: the fields typed into (a reload keeps them, with the
+    // page's log) and its stored data, its pending saves flushed by the reload (pagehide).
+    await page.reload();
+    await appRunning(page);
     const keys = await page.evaluate(() => [...Object.keys(localStorage), ...Object.keys(sessionStorage)]);
     assert.ok(keys.length > 0 && keys.every((key) => key.startsWith(storageKey('', NEW_APP))), keys.join(', '));
     assert.not.ok(keys.some((key) => key.startsWith(storageKey(''))));

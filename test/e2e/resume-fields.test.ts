@@ -12,11 +12,11 @@ import { freshContext } from './lib/browser';
 import { logKinds, logLines } from './lib/connectivity-log';
 import { startHost } from './lib/hosts';
 import { MESSAGE_PATH, messageForm, stateLine, type MessageForm } from './lib/message-form';
-import { caretOf } from './lib/notes';
 import { variant } from './lib/screens';
 import { BUILDS, site } from './lib/site';
 import { shareChromium, type Shared } from './lib/suite';
 import { until, WAIT } from './lib/wait';
+import { caretOf } from './lib/field';
 
 /** What the person puts in the form before the reload, the message text aside. */
 const FILLED = { to: 'ada@example.org', priority: 'high', urgent: true };

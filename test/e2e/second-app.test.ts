@@ -16,10 +16,10 @@ import { cachedSri, evict } from './lib/caches';
 import { logKinds } from './lib/connectivity-log';
 import { requestsSince, startHost } from './lib/hosts';
 import { buildChecklistApp, checklistOf, checklistWith, NEW_ITEM, type ChecklistApp } from './lib/checklist-app';
-import { caretOf } from './lib/notes';
 import { appScript, cleanup, readPrecache } from './lib/site';
 import { shareChromium, type Shared } from './lib/suite';
 import { until, WAIT } from './lib/wait';
+import { caretOf } from './lib/field';
 
 const test = suite<Shared>('the shell on a second app: a checklist');
 let app: ChecklistApp;

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { CACHE_PREFIX } from '../../src/app-name';
-import { countLoads, firstNote, openInstalled } from './lib/app';
+import { appRunning, countLoads, openInstalled } from './lib/app';
 import { freshContext } from './lib/browser';
 import { ourCacheNames } from './lib/caches';
 import { requestsSince, startHost } from './lib/hosts';
@@ -16,6 +16,7 @@ import { registrationOf } from './lib/registration';
 import { audit, BUILDS, site } from './lib/site';
 import { shareChromium, type Shared } from './lib/suite';
 import { until } from './lib/wait';
+import { appField, appStorage, fieldScreenUrl } from './lib/field';
 
 /** Run first in the worker's global scope: every cache deletion rejects, as Chromium's Cache API does on a damaged profile. */
 const FAILING_DELETE =
@@ -48,8 +49,12 @@ for (const build of BUILDS) {
     const killSwitch = workerWithFailingDeletes(site(build.name, 'kill'));
     const host = await startHost('preview', dist, { intercept: killSwitch.intercept });
     const context = await freshContext(browser);
-    const page = await openInstalled(context, host.url);
-    await firstNote(page).fill('still here after the kill switch');
+    const page = await openInstalled(context, fieldScreenUrl(host.url));
+    await appField(page).fill('still here after the kill switch');
+    // What the app stored, its pending saves flushed by a reload (pagehide).
+    await page.reload();
+    await appRunning(page);
+    const stored = await appStorage(page);
     const loads = countLoads(page);
     const sinceDeploy = host.log.length;
     await host.setRoot(site(build.name, 'kill'));
@@ -69,9 +74,10 @@ for (const build of BUILDS) {
     assert.equal(await ourCacheNames(page), [CACHE_PREFIX + audit(dist).version], 'the cache the kill switch could not delete');
     const reload = host.log.length;
     await page.reload();
-    await firstNote(page).waitFor();
-    assert.ok(requestsSince(host, reload).includes('/'), 'the page came from the network');
-    assert.is(await firstNote(page).inputValue(), 'still here after the kill switch');
+    await appRunning(page);
+    const shown = new URL(page.url()).pathname;
+    assert.ok(requestsSince(host, reload).includes(shown), `the page came from the network: ${shown}`);
+    assert.equal(await appStorage(page), stored, 'all the app stored is kept');
     await context.close();
     await host.close();
   });

@@ -12,6 +12,8 @@ import { startHost } from './lib/hosts';
 import { BUILDS, site } from './lib/site';
 import { shareChromium, type Shared } from './lib/suite';
 import { WAIT } from './lib/wait';
+import { appField } from './lib/field';
+import { FIELD_SCREEN } from './lib/screens';
 
 /** The start of what the banner and /status say, before what frees room and when it tries again. */
 const NO_ROOM = 'This device has no room to keep the app for offline use; it works online meanwhile.';
@@ -40,8 +42,8 @@ for (const build of BUILDS) {
     );
     await workerStateIs(page, new RegExp(`^error: ${NO_ROOM.replace(/[.;]/g, '\\$&')}`));
     // Online meanwhile: the app's screens work.
-    await page.getByRole('link', { name: 'Notes' }).click();
-    await page.getByRole('textbox', { name: 'Note 1', exact: true }).fill('typed while the app could not be kept');
+    await page.getByRole('link', { name: FIELD_SCREEN.h1, exact: true }).click();
+    await appField(page).fill('typed while the app could not be kept');
     // The person frees room: the quota goes back to the browser's own.
     await cdp.send('Storage.overrideQuotaForOrigin', { origin });
     const loadsBefore = loads.n;

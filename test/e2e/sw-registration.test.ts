@@ -8,13 +8,15 @@ import type { BrowserContext } from 'playwright-core';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { GUARD_KEY } from '../../src/offline/reconnect';
-import { countLoads, firstNote, openInstalled, statusFact, newWatchedPage } from './lib/app';
+import { appRunning, countLoads, newWatchedPage, openInstalled, statusFact } from './lib/app';
 import { freshContext } from './lib/browser';
 import { requestsSince, startHost } from './lib/hosts';
 import { appScript, BUILDS, site } from './lib/site';
 import { shareChromium, type Shared } from './lib/suite';
 import { until } from './lib/wait';
 import { cacheNames } from './lib/caches';
+import { FIELD_SCREEN } from './lib/screens';
+import { appField } from './lib/field';
 
 for (const build of BUILDS) {
   const test = suite<Shared>(`sw registration (${build.name})`);
@@ -42,10 +44,12 @@ for (const build of BUILDS) {
     const { page, problems } = await newWatchedPage(context);
     await page.goto(new URL('/status/', host.url).href);
     await page.getByText(/^error: Offline use is unavailable: .+/).waitFor({ timeout: 10_000 });
-    await page.getByRole('link', { name: 'Notes' }).click();
-    await firstNote(page).fill('typed with no worker');
+    await page.getByRole('link', { name: FIELD_SCREEN.h1, exact: true }).click();
+    await appField(page).fill('typed with no worker');
+    assert.is(await appField(page).inputValue(), 'typed with no worker');
     await page.reload();
-    assert.is(await firstNote(page).inputValue(), 'typed with no worker');
+    await appRunning(page);
+    await appField(page).waitFor();
     assert.equal(await cacheNames(page), []);
     // Chromium logs the failed script fetch itself; the app adds no error of its own.
     assert.equal(
@@ -77,7 +81,7 @@ for (const build of BUILDS) {
       return statusFact(page, 'Last update check');
     };
     const registered = await lastCheck();
-    await page.getByRole('link', { name: 'Notes' }).click();
+    await page.getByRole('link', { name: FIELD_SCREEN.h1, exact: true }).click();
     await host.setRoot(next);
     await host.logged();
     const from = host.log.length;

@@ -17,6 +17,7 @@ import { requestsSince, startHost } from './lib/hosts';
 import { appScript, audit, BUILDS, readPrecache, site } from './lib/site';
 import { shareChromium, type Shared } from './lib/suite';
 import { until, WAIT } from './lib/wait';
+import { HOME } from './lib/screens';
 
 /** Navigates and waits until the screen with heading `h1` has loaded what it shows. */
 async function show(page: Page, url: string, h1: string): Promise<void> {
@@ -182,7 +183,7 @@ for (const build of BUILDS) {
     await context.setOffline(true);
     await host.logged();
     const from = host.log.length;
-    await show(page, host.url, 'Notes');
+    await show(page, host.url, HOME.h1);
     // The missing route page: the cached shell, whose script shows the About screen (without the licences).
     await show(page, new URL('/about/', host.url).href, 'What this app ships');
     await show(page, new URL('/status/', host.url).href, 'Offline readiness');

@@ -8,16 +8,17 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { Intercept } from '../../tools/serve/server.mjs';
-import { countLoads, firstNote, openInstalled, openInstalledWatched } from './lib/app';
+import { appRunning, countLoads, openInstalled, openInstalledWatched } from './lib/app';
 import { freshContext } from './lib/browser';
 import { hostsFor, requestsSince, startHost, type Host } from './lib/hosts';
 import { appScript, audit, BUILDS, copySite, site } from './lib/site';
 import { shareChromium, type Shared } from './lib/suite';
 import { until } from './lib/wait';
 import { cacheNames } from './lib/caches';
-import { variant } from './lib/screens';
+import { FIELD_SCREEN, variant } from './lib/screens';
 import { present } from '../present';
 import { CACHE_PREFIX } from '../../src/app-name';
+import { appField, appStorage, fieldScreenUrl } from './lib/field';
 
 /** A cache another app on the same origin keeps (an origin such as *.github.io is shared). */
 const OTHER = 'another-app-v1';
@@ -88,8 +89,8 @@ for (const build of BUILDS) {
       // The new version waits: nothing changed under the open pages.
       assert.equal([await variant(page), await variant(other)], ['', '']);
       // Typed a moment before the click, so only the flush before the reload can save it.
-      await page.getByRole('link', { name: 'Notes' }).click();
-      await firstNote(page).fill('written just before updating');
+      await page.getByRole('link', { name: FIELD_SCREEN.h1, exact: true }).click();
+      await appField(page).fill('written just before updating');
       const loads = countLoads(page);
       const otherLoads = countLoads(other);
       await page.getByRole('button', { name: 'Reload to update' }).click();
@@ -109,14 +110,14 @@ for (const build of BUILDS) {
       }
       assert.is(loads.n, 1, 'one reload in the tab that asked');
       assert.is(otherLoads.n, 1, 'one reload in the other tab');
-      assert.is(await firstNote(page).inputValue(), 'written just before updating');
+      assert.is(await appField(page).inputValue(), 'written just before updating');
       await other.getByRole('heading', { name: 'What this app ships' }).waitFor();
       assert.equal(await cacheNames(page), [OTHER, CACHE_PREFIX + newVersion].sort(), "the old cache is gone, the other app's stays");
       assert.not.ok(old.includes(CACHE_PREFIX + newVersion));
       // And the new version works offline.
       await context.setOffline(true);
       await page.reload();
-      await firstNote(page).waitFor();
+      await appField(page).waitFor();
       assert.is(await variant(page), 'v2');
       assert.equal(problems, []);
     });
@@ -137,8 +138,8 @@ for (const build of BUILDS) {
       assert.equal(await cacheNames(page), old, 'nothing of the broken version is cached');
       assert.is(await page.evaluate(async () => !!(await navigator.serviceWorker.getRegistration())?.waiting), false);
       await context.setOffline(true);
-      await page.goto(host.url);
-      await firstNote(page).waitFor();
+      await page.goto(fieldScreenUrl(host.url));
+      await appField(page).waitFor();
       assert.is(await variant(page), '', 'the old version serves');
       assert.ok(await page.evaluate(() => !!navigator.serviceWorker.controller));
     }
@@ -162,7 +163,7 @@ for (const build of BUILDS) {
           // Same length, one character changed: only the SHA-384 can tell.
           const file = path.join(dir, 'index.html');
           const text = readFileSync(file, 'utf8');
-          writeFileSync(file, text.replace('Notes v2', 'Notes V2'));
+          writeFileSync(file, text.replace(' v2 · ', ' V2 · '));
           // The precompressed copies go too, or a host that serves them would send the intact bytes.
           rmSync(file + '.br');
           rmSync(file + '.gz');
@@ -183,9 +184,13 @@ for (const build of BUILDS) {
     test('the kill switch leaves no registration and no cache of ours, and the page works online, with no console problem', async ({
       host,
     }) => {
-      const { page, problems } = await openInstalledWatched(context, host.url);
+      const { page, problems } = await openInstalledWatched(context, fieldScreenUrl(host.url));
       await makeOtherCache(page);
-      await firstNote(page).fill('still here after the kill switch');
+      await appField(page).fill('still here after the kill switch');
+      // What the app stored, its pending saves flushed by a reload (pagehide).
+      await page.reload();
+      await appRunning(page);
+      const stored = await appStorage(page);
       const loads = countLoads(page);
       await host.logged();
       const sinceDeploy = host.log.length;
@@ -205,16 +210,16 @@ for (const build of BUILDS) {
       assert.is(await page.evaluate(() => navigator.serviceWorker.controller), null);
       // The withdrawal reloads the page where it was (the worker navigates to the URL its document
       // was created with; the page's own update reload, once the kill worker has activated, keeps
-      // /status/): go to the notes, then reload, so the HTTP cache cannot answer (python sends no
+      // /status/): go to the field screen, then reload, so the HTTP cache cannot answer (python sends no
       // Cache-Control, and a plain navigation may be answered heuristically).
-      await page.goto(host.url);
+      await page.goto(fieldScreenUrl(host.url));
       await host.logged();
       const beforeReload = host.log.length;
       await page.reload();
-      await firstNote(page).waitFor();
+      await appField(page).waitFor();
       await host.logged();
-      assert.ok(requestsSince(host, beforeReload).includes('/'), 'the page came from the network');
-      assert.is(await firstNote(page).inputValue(), 'still here after the kill switch');
+      assert.ok(requestsSince(host, beforeReload).includes(FIELD_SCREEN.path), 'the page came from the network');
+      assert.equal(await appStorage(page), stored, 'all the app stored is kept');
       assert.equal(problems, []);
     });
 

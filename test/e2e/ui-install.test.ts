@@ -13,7 +13,7 @@ import { SECOND_BASE, TEST_BASE } from '../harness/test-sites.mjs';
 import { beforeAllTests } from './lib/hooks';
 import { shareChromium, type Shared } from './lib/suite';
 import { WAIT } from './lib/wait';
-import { SCREENS } from './lib/screens';
+import { HOME, SCREENS } from './lib/screens';
 
 const SHOTS = path.join(process.cwd(), 'test-output', 'screenshots');
 
@@ -32,7 +32,7 @@ async function chromiumChecks(url: string): Promise<AppCheck> {
   try {
     const page = await chromium.context.newPage();
     await page.goto(url);
-    await settle(page, 'Notes');
+    await settle(page, HOME.h1);
     const cdp = await chromium.context.newCDPSession(page);
     const { installabilityErrors } = await cdp.send('Page.getInstallabilityErrors');
     const manifest = await cdp.send('Page.getAppManifest');

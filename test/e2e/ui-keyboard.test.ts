@@ -9,7 +9,7 @@ import { startHost } from './lib/hosts';
 import { APP_NAME, BUILDS, site } from './lib/site';
 import { shareChromium, type Shared } from './lib/suite';
 import { WAIT } from './lib/wait';
-import { SCREENS } from './lib/screens';
+import { HOME, SCREENS } from './lib/screens';
 
 /** What can take keyboard focus, in DOM order (the app uses no positive tabindex). */
 const FOCUSABLE =
@@ -89,7 +89,7 @@ for (const build of BUILDS) {
     const context = await freshContext(browser, { serviceWorkers: 'block' });
     const page = await context.newPage();
     await page.goto(host.url);
-    await settle(page, 'Notes');
+    await settle(page, HOME.h1);
     await page.evaluate(() => ((window as unknown as { loadedOnce: boolean }).loadedOnce = true));
     await host.logged();
     const before = host.log.length;
@@ -107,8 +107,8 @@ for (const build of BUILDS) {
     assert.is(await page.locator('nav a[aria-current="page"]').textContent(), 'Offline readiness');
 
     await page.goBack();
-    await page.getByRole('heading', { level: 1, name: 'Notes' }).waitFor(WAIT);
-    assert.is(await page.title(), `Notes · ${APP_NAME}`);
+    await page.getByRole('heading', { level: 1, name: HOME.h1 }).waitFor(WAIT);
+    assert.is(await page.title(), `${HOME.h1} · ${APP_NAME}`);
     await page.goForward();
     await page.getByRole('heading', { level: 1, name: 'Offline readiness' }).waitFor(WAIT);
     assert.ok(
@@ -126,7 +126,7 @@ for (const build of BUILDS) {
     const context = await freshContext(browser, { serviceWorkers: 'block' });
     const page = await context.newPage();
     await page.goto(host.url);
-    await settle(page, 'Notes');
+    await settle(page, HOME.h1);
     const opened = context.waitForEvent('page', WAIT);
     await page
       .getByRole('navigation', { name: 'Main' })
@@ -135,7 +135,7 @@ for (const build of BUILDS) {
     const tab = await opened;
     await tab.waitForURL(/\/about\/$/, WAIT);
     assert.is(new URL(page.url()).pathname, '/');
-    assert.is(await page.getByRole('heading', { level: 1 }).textContent(), 'Notes');
+    assert.is(await page.getByRole('heading', { level: 1 }).textContent(), HOME.h1);
     await context.close();
   });
 

@@ -10,6 +10,7 @@ import { shareChromium, type Shared } from './lib/suite';
 import { sleep, until, WAIT } from './lib/wait';
 import { logKinds } from './lib/connectivity-log';
 import { CACHE_PREFIX } from '../../src/app-name';
+import { HOME } from './lib/screens';
 
 for (const build of BUILDS) {
   const test = suite<Shared>(`ui screens (${build.name})`);
@@ -100,7 +101,7 @@ for (const build of BUILDS) {
       await cache.put('/robots.txt', new Response('User-agent: *\nDisallow: /\n'));
       await cache.delete('/manifest.webmanifest');
     }, CACHE_PREFIX);
-    await page.getByRole('link', { name: 'Notes', exact: true }).click();
+    await page.getByRole('link', { name: HOME.h1, exact: true }).click();
     await page.getByRole('link', { name: 'Offline readiness', exact: true }).click();
     await page.getByText(`${precached.length - 2} of ${precached.length} files verified`).waitFor(WAIT);
     assert.equal(await page.locator('main ul li').allTextContents(), ['manifest.webmanifest: not cached', 'robots.txt: hash mismatch']);
@@ -169,7 +170,7 @@ for (const build of BUILDS) {
       context = await freshContext(browser, { serviceWorkers: 'block', viewport: { width, height: 700 } });
       const page = await context.newPage();
       await page.goto(host.url);
-      await settle(page, 'Notes');
+      await settle(page, HOME.h1);
       const top = () => page.getByRole('heading', { level: 1 }).evaluate((h) => h.getBoundingClientRect().top);
       const before = await top();
       await context.setOffline(true);

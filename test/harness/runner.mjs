@@ -17,6 +17,7 @@ import { runInGroup } from './process-group.mjs';
 import { ensureCspEvaluator, ensureObservatory, ensureTestMachine, ensureWrangler, testCache } from './setup.mjs';
 import { bundleTests } from './test-bundle.mjs';
 import { buildTestSites } from './test-sites.mjs';
+import { describeTestScreens } from './field-screen.mjs';
 import { PROGRAMS } from '../../tools/typecheck.mjs';
 
 const root = process.cwd();
@@ -204,6 +205,7 @@ async function e2e() {
   let sites;
   try {
     console.log('building the test sites (React and Preact: v1, v2, kill switch, renamed, under /my-app/)');
+    console.log(describeTestScreens(root));
     sites = await buildSites();
   } catch (err) {
     console.log(/** @type {Error} */ (err).message);

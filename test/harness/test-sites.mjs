@@ -24,6 +24,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runInGroup } from './process-group.mjs';
+import { needsFixtureScreens } from './field-screen.mjs';
 
 /** @typedef {'react' | 'preact'} BuildName */
 /** @typedef {'v1' | 'v2' | 'kill' | 'renamed' | 'base' | 'base2' | 'released' | 'released-base' | 'form' | 'form-v2' | 'form-kill'} Variant */
@@ -240,12 +241,16 @@ export async function buildTestSites(root, out, { parallel = Math.min(2, os.avai
   await fs.rm(out, { recursive: true, force: true });
   const copies = mkdtempSync(path.join(os.tmpdir(), 'test-sites-'));
   try {
+    // An app with no text field gets the fixture screens in every version built from it (its own
+    // is `root` itself otherwise), so the guarantees about typed text run on it (field-screen.mjs).
+    const withFixtures = needsFixtureScreens(root);
+    const app = withFixtures ? copySources(root, path.join(copies, 'v1')) : root;
     /** @type {Record<Variant, string>} */
     const checkouts = {
-      v1: root,
-      kill: root,
-      base: root,
-      base2: root,
+      v1: app,
+      kill: app,
+      base: app,
+      base2: app,
       v2: copySources(root, path.join(copies, 'v2')),
       renamed: copySources(root, path.join(copies, 'renamed')),
       released: releasedSources(root, path.join(copies, 'released')),
@@ -255,6 +260,7 @@ export async function buildTestSites(root, out, { parallel = Math.min(2, os.avai
       'form-kill': '',
     };
     checkouts['form-kill'] = checkouts.form;
+    if (withFixtures) for (const variant of /** @type {const} */ (['v1', 'v2', 'renamed'])) addFixtureScreens(root, checkouts[variant]);
     addFixtureScreens(root, checkouts.form);
     addFixtureScreens(root, checkouts['form-v2']);
     makeV2(checkouts['form-v2']);

@@ -1,7 +1,7 @@
 // The app as a Playwright page in Chromium shows it: waiting for its screens and the worker's
-// install, the note editors, reloads, and what the browser reports about the page (console, CSP,
+// install, reloads, and what the browser reports about the page (console, CSP,
 // axe). The readers of the app's state that every engine shares are lib/screens.ts, notes.ts,
-// caches.ts and connectivity-log.ts (a Playwright Page runs them as a Tab does).
+// caches.ts and connectivity-log.ts; the app's text field is field.ts (a Playwright Page runs them as a Tab does).
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { BrowserContext, Locator, Page } from 'playwright-core';
@@ -20,6 +20,10 @@ export async function waitReady(page: Page): Promise<void> {
   await page.getByText('Ready to work offline').waitFor({ timeout: 15_000 });
   await page.waitForFunction(() => navigator.serviceWorker.controller?.state === 'activated', null, WAIT);
 }
+
+/** Waits until the screens answer input (`<html data-running>`, set once the app has hydrated). */
+export const appRunning = (page: Page): Promise<unknown> =>
+  page.waitForFunction(() => document.documentElement.dataset.running !== undefined, null, WAIT);
 
 /** A new page of `context` at `url`, once the app's worker is installed and controls it. */
 export async function openInstalled(context: BrowserContext, url: string): Promise<Page> {
@@ -80,33 +84,6 @@ export async function workerStateIs(page: Page, expected: string | RegExp, ms?: 
     ms,
   );
 }
-
-/** The first note's editor: present once the app has started (and registered its listeners). */
-export const firstNote = (page: Page) => page.getByRole('textbox', { name: 'Note 1', exact: true });
-
-/** Opens the Notes screen at `url` and waits for the app to run. */
-export async function openNotes(page: Page, url: string): Promise<void> {
-  await page.goto(url);
-  await firstNote(page).waitFor(WAIT);
-}
-
-/** A new page of `context` at the Notes screen of `url`, once the app runs. */
-export async function newNotesPage(context: BrowserContext, url: string): Promise<Page> {
-  const page = await context.newPage();
-  await openNotes(page, url);
-  return page;
-}
-
-/** A new page of `context`, its console watched from the start, at the Notes screen of `url` with the app running. */
-export async function openNotesWatched(context: BrowserContext, url: string): Promise<WatchedVisit> {
-  const visit = await newWatchedPage(context);
-  await openNotes(visit.page, url);
-  return visit;
-}
-
-/** The texts in the note editors, in order. */
-export const shownNotes = (page: Page): Promise<string[]> =>
-  page.getByRole('textbox').evaluateAll((editors) => editors.map((editor) => (editor as HTMLTextAreaElement).value));
 
 /**
  * Presses `key` every `intervalMs` into whatever has the focus (the keyboard, as a person types:
@@ -170,7 +147,7 @@ export function countLoads(page: Page): { readonly n: number } {
  */
 export async function reconnectReloaded(page: Page, loads: { readonly n: number }, ms = 5000, logKey = LOG_KEY): Promise<void> {
   await until('the reload', () => loads.n >= 1, ms);
-  await firstNote(page).waitFor(WAIT);
+  await appRunning(page);
   await until(
     'the reloaded page to show the reload in its log',
     async () => (await logKinds(page, logKey)).filter((kind) => kind !== 'fields-restored').at(-1) === 'reload',

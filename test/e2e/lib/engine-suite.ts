@@ -1,7 +1,7 @@
 // One suite of the offline scenarios in one browser engine (test/e2e/engines.test.ts): which engine
 // and builds run (ENGINE, BUILD, SCENARIOS), the one browser of the file, a python host of the
 // build's v1 site, a fresh profile per scenario, and the steps the scenarios share: open the app
-// installed, type a note, take the network away and back, check for an update, and assert that a
+// installed at the app's field screen, type into its field, take the network away and back, check for an update, and assert that a
 // tab logged no console problem (with the one Firefox report that is engine noise left out).
 import { suite, type Test } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -10,7 +10,8 @@ import { ENGINE_NAMES, type Engine, type EngineName, type Profile, type Tab } fr
 import { logKinds } from './connectivity-log';
 import { startHost, type Host } from './hosts';
 import { launchEngine } from './launch-engine';
-import { storedText } from './notes';
+import { fieldLabel, fieldText } from './field';
+import { FIELD_SCREEN } from './screens';
 import { readPrecache, site } from './site';
 import { sleep, until } from './wait';
 
@@ -128,18 +129,21 @@ export class EngineSuite {
   /** The full URL of path `p` at the host. */
   url = (p: string): string => new URL(p, this.host.url).href;
 
-  /** Opens `/` in the profile and waits until the first install is done and the worker controls the tab. */
+  /** Opens the app's field screen (lib/screens.ts FIELD_SCREEN) in the profile and waits until the first install is done and the worker controls the tab. */
   openInstalled = async (): Promise<Tab> => {
-    const tab = await this.profile.open(this.url('/'));
+    const tab = await this.profile.open(this.url(FIELD_SCREEN.path));
     await until('"Ready to work offline"', async () => (await tab.text()).includes('Ready to work offline'), INSTALL_MS);
     await until('the worker to control the page', () => tab.evaluate(() => !!navigator.serviceWorker.controller));
     return tab;
   };
 
-  /** Types into the first note and waits until the app saved it to localStorage (it saves ≤ 1 s after typing). */
-  typeNote = async (tab: Tab, text: string): Promise<void> => {
-    await tab.type('Note 1', text);
-    await until('the note to be saved', async () => ((await storedText(tab)) ?? '').includes(text));
+  /** The label of the app's text field on the tab's screen, once the app shows it. */
+  fieldLabelOf = async (tab: Tab): Promise<string> => (await until('the text field', () => fieldLabel(tab))) ?? '';
+
+  /** Types `text` at the end of the app's text field and waits until the field shows it. */
+  typeIntoField = async (tab: Tab, text: string): Promise<void> => {
+    await tab.type(await this.fieldLabelOf(tab), text);
+    await until('the field to show the text', async () => ((await fieldText(tab)) ?? '').endsWith(text));
   };
 
   /** "Server unreachable": the host refuses connections and the browser is offline; waits until `tab` says so. */

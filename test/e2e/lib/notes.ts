@@ -1,17 +1,21 @@
-// The Notes screen's data as the tests read and seed it, the same way in every engine (a
-// Playwright Page or a Tab of lib/driver.ts): the notes' keys, their stored text, the note editors'
-// text and caret. Driving the backup section with Playwright is lib/backup.ts.
+// The demo's own test library: the Notes screen's data as its tests read and seed it, the same way
+// in every engine (a Playwright Page or a Tab of lib/driver.ts): the notes' keys, their stored text,
+// the note editors' text and caret; and the Notes screen in Chromium (Playwright). Driving the
+// backup section with Playwright is lib/backup.ts. The shell's tests never import it (lib/field.ts).
+import type { BrowserContext, Page } from 'playwright-core';
 import { storageKey } from '../../../src/app-name';
+import { newWatchedPage, type WatchedVisit } from './app';
 import type { RunsInPage } from './driver';
+import { storedText as storedUnder } from './field';
+import { WAIT } from './wait';
 
 /** localStorage key of the notes: src/notes/store.ts NOTES_KEY, from the same storageKey(). */
 export const NOTES_KEY = storageKey('notes');
 /** Where the device document copies unreadable notes (src/offline/device-document.ts backupKey). */
 export const NOTES_BACKUP_KEY = `${NOTES_KEY}:backup`;
 
-/** The text stored under `key` in the page's localStorage, or null. */
-export const storedText = (page: RunsInPage, key = NOTES_KEY): Promise<string | null> =>
-  page.evaluate((name) => localStorage.getItem(name), key);
+/** The text stored under `key` (the notes' unless told) in the page's localStorage, or null. */
+export const storedText = (page: RunsInPage, key = NOTES_KEY): Promise<string | null> => storedUnder(page, key);
 
 /** The texts of the notes saved on the device (localStorage) under `key` (this app's), or null while nothing is saved. */
 export const savedNotes = (page: RunsInPage, key = NOTES_KEY): Promise<string[] | null> =>
@@ -51,14 +55,6 @@ export const seedLongNotes = (page: RunsInPage, count: number, length: number, k
 export const firstNoteText = (page: RunsInPage): Promise<string | null> =>
   page.evaluate(() => document.querySelector<HTMLTextAreaElement>('.notes textarea')?.value ?? null, null);
 
-/** The focused element's id and its selection, or null when no element with an id has the focus. */
-export const caretOf = (page: RunsInPage): Promise<{ id: string; start: number | null; end: number | null } | null> =>
-  page.evaluate(() => {
-    const active = document.activeElement as HTMLTextAreaElement | null;
-    if (!active?.id) return null;
-    return { id: active.id, start: active.selectionStart ?? null, end: active.selectionEnd ?? null };
-  }, null);
-
 /** The focused note editor's label ("Note 1", ...) and selection, or null when no note editor has the focus. */
 export const focusedNote = (page: RunsInPage) =>
   page.evaluate(() => {
@@ -71,3 +67,30 @@ export const focusedNote = (page: RunsInPage) =>
         }
       : null;
   }, null);
+
+/** The first note's editor: present once the app has started (and registered its listeners). */
+export const firstNote = (page: Page) => page.getByRole('textbox', { name: 'Note 1', exact: true });
+
+/** Opens the Notes screen at `url` and waits for the app to run. */
+export async function openNotes(page: Page, url: string): Promise<void> {
+  await page.goto(url);
+  await firstNote(page).waitFor(WAIT);
+}
+
+/** A new page of `context` at the Notes screen of `url`, once the app runs. */
+export async function newNotesPage(context: BrowserContext, url: string): Promise<Page> {
+  const page = await context.newPage();
+  await openNotes(page, url);
+  return page;
+}
+
+/** A new page of `context`, its console watched from the start, at the Notes screen of `url` with the app running. */
+export async function openNotesWatched(context: BrowserContext, url: string): Promise<WatchedVisit> {
+  const visit = await newWatchedPage(context);
+  await openNotes(visit.page, url);
+  return visit;
+}
+
+/** The texts in the note editors, in order. */
+export const shownNotes = (page: Page): Promise<string[]> =>
+  page.getByRole('textbox').evaluateAll((editors) => editors.map((editor) => (editor as HTMLTextAreaElement).value));

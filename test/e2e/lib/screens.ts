@@ -1,6 +1,6 @@
 // The app's screens as the tests visit them, and what a screen shows, read the same way in every
 // engine: each reader runs one function in the page (a Playwright Page, or a Tab of lib/driver.ts).
-import { listScreens } from '../../../tools/screens.mjs';
+import { testSiteFieldScreen, testSiteScreens } from '../../harness/field-screen.mjs';
 import type { RunsInPage } from './driver';
 
 /** A screen of the app as the tests visit it: its name (for files), path and heading. */
@@ -10,12 +10,18 @@ export interface ScreenVisit {
   h1: string;
 }
 
-/** The routes of src/ui/screens/ (tools/screens.mjs), in navigation order: the screens the built sites have. */
-export const ROUTES: ScreenVisit[] = listScreens(process.cwd()).map((screen) => ({
+/**
+ * The routes of the test sites, in navigation order: the app's screens (src/ui/screens/, read by
+ * tools/screens.mjs), and test/fixtures/screens/ when the app has no text field (field-screen.mjs).
+ */
+export const ROUTES: ScreenVisit[] = testSiteScreens(process.cwd()).map((screen) => ({
   name: screen.name,
   path: screen.path,
   h1: screen.title,
 }));
+
+/** The screen the guarantee tests type into: the app's first with a text field, or the fixture's. */
+export const FIELD_SCREEN: ScreenVisit = (({ name, path, title }) => ({ name, path, h1: title }))(testSiteFieldScreen(process.cwd()));
 
 /** A path that is no route: the not-found screen. */
 export const NOT_FOUND: ScreenVisit = { name: 'not-found', path: '/no-such-page', h1: 'Not found' };
@@ -24,7 +30,7 @@ export const NOT_FOUND: ScreenVisit = { name: 'not-found', path: '/no-such-page'
 export const SCREENS: ScreenVisit[] = [...ROUTES, NOT_FOUND];
 
 /** A deep link that is no route, with a query and a fragment: the shell renders "Not found". */
-export const DEEP_LINK: ScreenVisit = { name: 'deep-link', path: '/notes/2026/a-deep-link?x=1#top', h1: 'Not found' };
+export const DEEP_LINK: ScreenVisit = { name: 'deep-link', path: '/a-section/2026/a-deep-link?x=1#top', h1: 'Not found' };
 
 /** The screen's <h1>, or '' before the app rendered it. */
 export const heading = (page: RunsInPage): Promise<string> => page.evaluate(() => document.querySelector('h1')?.textContent ?? '', null);
@@ -58,3 +64,6 @@ export const stylesheetsApply = (page: RunsInPage): Promise<boolean> =>
       }),
     null,
   );
+
+/** The screen at `/`: the app's home screen. */
+export const HOME: ScreenVisit = ROUTES.find((route) => route.path === '/') ?? { name: 'index', path: '/', h1: '' };

@@ -1,0 +1,106 @@
+// The screen the shell's guarantee tests type into, found from the app itself: the first screen,
+// in navigation order, whose code draws a text field (a <textarea>, an <input> of a text type or
+// none, a contentEditable). An app with no text field on any screen (a fresh one after
+// `npm run remove-demo`) gets the fixture screens of test/fixtures/screens/ in its test sites, so
+// every guarantee about typed text is still proven; the fixtures are never shipped.
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { listScreens, SCREENS_DIR } from '../../tools/screens.mjs';
+
+/** The screens the test sites add when the app has no text field (a builder's message form). */
+export const FIXTURE_SCREENS = 'test/fixtures/screens';
+
+/** A text field in JSX: a textarea, a contentEditable, or an input whose type (if written first) is a text type. */
+const TEXT_FIELD = /<textarea\b|\bcontentEditable\b|<input\b(?![^>]*?\btype=["'](?!text|search|email|url|tel)[a-z-]+["'])/;
+
+/** Relative imports of a module: `from './x'` and `import './x'`. */
+const RELATIVE_IMPORT = /\bfrom\s+["'](\.{1,2}\/[^"']+)["']|\bimport\s+["'](\.{1,2}\/[^"']+)["']/g;
+
+/**
+ * Whether the module `file` or a module it imports (relative imports, within the screens folder)
+ * draws a text field.
+ * @param {string} root
+ * @param {string} file path from `root`
+ * @param {Set<string>} [seen]
+ * @returns {boolean}
+ */
+function drawsTextField(root, file, seen = new Set()) {
+  if (seen.has(file)) return false;
+  seen.add(file);
+  const code = readFileSync(path.join(root, file), 'utf8');
+  if (TEXT_FIELD.test(code)) return true;
+  for (const match of code.matchAll(RELATIVE_IMPORT)) {
+    const imported = resolveModule(root, path.posix.join(path.posix.dirname(file), match[1] ?? match[2]));
+    if (imported?.startsWith(`${SCREENS_DIR}/`) && drawsTextField(root, imported, seen)) return true;
+  }
+  return false;
+}
+
+/**
+ * The file an import without its extension names, from `root`, or undefined.
+ * @param {string} root
+ * @param {string} specifier
+ */
+function resolveModule(root, specifier) {
+  const candidates = [specifier, `${specifier}.tsx`, `${specifier}.ts`, `${specifier}/index.tsx`, `${specifier}/index.ts`];
+  return candidates.find((candidate) => /\.tsx?$/.test(candidate) && existsSync(path.join(root, candidate)));
+}
+
+/**
+ * The first screen of the app at `root`, in navigation order, with a text field; undefined for an app without one.
+ * @param {string} root
+ */
+export function fieldScreenOf(root) {
+  return listScreens(root).find((screen) => drawsTextField(root, screen.file));
+}
+
+/**
+ * Whether the test sites of the app at `root` need the fixture screens: it has no text field.
+ * @param {string} root
+ */
+export const needsFixtureScreens = (root) => fieldScreenOf(root) === undefined;
+
+/**
+ * The screens the test sites of the app at `root` have, in navigation order: its own, and the
+ * fixture screens when it needs them (listScreens() of the two folders together).
+ * @param {string} root
+ */
+export function testSiteScreens(root) {
+  if (!needsFixtureScreens(root)) return listScreens(root);
+  const together = mkdtempSync(path.join(os.tmpdir(), 'test-site-screens-'));
+  try {
+    cpSync(path.join(root, SCREENS_DIR), path.join(together, SCREENS_DIR), { recursive: true });
+    cpSync(path.join(root, FIXTURE_SCREENS), path.join(together, SCREENS_DIR), { recursive: true });
+    return listScreens(together);
+  } finally {
+    rmSync(together, { recursive: true, force: true });
+  }
+}
+
+/**
+ * The screen of the test sites of the app at `root` that the guarantee tests type into: the app's
+ * first with a text field, else the first fixture screen.
+ * @param {string} root
+ */
+export function testSiteFieldScreen(root) {
+  const own = fieldScreenOf(root);
+  if (own) return own;
+  const fixture = testSiteScreens(root).find((screen) => existsSync(path.join(root, FIXTURE_SCREENS, path.basename(screen.file))));
+  if (!fixture) throw new Error(`${FIXTURE_SCREENS}/ has no screen: the guarantee tests need a text field to type into`);
+  return fixture;
+}
+
+/**
+ * One line for the test output: the screens the shell's guarantees run on, and where they type.
+ * @param {string} root
+ */
+export function describeTestScreens(root) {
+  const own = listScreens(root).map((screen) => screen.path);
+  const field = testSiteFieldScreen(root);
+  const where = `${field.path} (${field.title})`;
+  const typing = needsFixtureScreens(root)
+    ? `no screen of the app has a text field, so the test sites add ${FIXTURE_SCREENS}/ and the guarantees about typing use its first field, on ${where}`
+    : `the guarantees about typing use the first text field of ${where}`;
+  return `the shell's guarantees run on the app's screens ${own.join(', ')} (${SCREENS_DIR}/); ${typing}`;
+}
