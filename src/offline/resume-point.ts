@@ -186,10 +186,18 @@ export function resumeAfterReload(): () => void {
     if (field && point.focus) restoreFocus(field, point.focus);
     window.scrollTo(point.scrollX, point.scrollY);
   };
-  // Each time the page changes: the fields first, so the caret is set in the restored text.
+  // Each time the page changes: the fields first, so the caret is set in the restored text. A field
+  // restored just now makes its framework render again (React and Preact after the event, in a
+  // microtask) and write the value once more, which puts the caret at the end of the text: the
+  // place then waits for the next task.
   const restoreShown = () => {
+    if (finished) return;
+    const waiting = fields.pending;
     fields.restoreShown();
-    if (placePending && placeReady()) restorePlace();
+    if (placePending && placeReady()) {
+      if (fields.pending < waiting) setTimeout(restoreShown, 0);
+      else restorePlace();
+    }
     if (!placePending && fields.pending === 0) stop();
   };
   // The screen renders its data after hydration: watch the page until it is there.
