@@ -8,7 +8,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { APP_NAME, appId, cachePrefixOf, storageKey } from '../../src/app-name';
 import { SECOND_BASE, TEST_BASE } from '../harness/test-sites.mjs';
-import { appRunning, waitReady } from './lib/app';
+import { appRunning, countLoads, reconnectReloaded, waitReady } from './lib/app';
 import { freshContext } from './lib/browser';
 import { cacheNames } from './lib/caches';
 import { appField, appStorage, fieldScreenUrl } from './lib/field';
@@ -26,11 +26,19 @@ async function openInstalledField(context: BrowserContext, url: string): Promise
   return page;
 }
 
-/** Types `text` into the app's field, then reloads, so whatever the app saves of it is saved (pagehide flushes). */
-async function typeAndKeep(page: Page, text: string): Promise<void> {
+/**
+ * Types `text` into the field of the app `id`, then takes the network away and back: the app logs
+ * both (sessionStorage), saves what it keeps (localStorage, flushed before its reload) and reloads
+ * once, the text kept.
+ */
+async function typeThroughReconnect(context: BrowserContext, page: Page, id: string, text: string): Promise<void> {
   await appField(page).fill(text);
-  await page.reload();
-  await appRunning(page);
+  const loads = countLoads(page);
+  await context.setOffline(true);
+  await page.getByText('You are offline; everything here still works.').waitFor(WAIT);
+  await context.setOffline(false);
+  await reconnectReloaded(page, loads, 5000, storageKey('log', id));
+  assert.is(await appField(page).inputValue(), text, 'the text kept through the reload');
 }
 
 /** Every key of the page's localStorage and sessionStorage. */
@@ -50,12 +58,27 @@ for (const build of BUILDS) {
       const first = appId(APP_NAME, TEST_BASE);
       const second = appId(APP_NAME, SECOND_BASE);
       const context = await freshContext(browser);
-      const firstPage = await openInstalledField(context, new URL(TEST_BASE, host.url).href);
-      await typeAndKeep(firstPage, `only at ${TEST_BASE}`);
+      /** Asserts every key the page sees (localStorage, and its tab's sessionStorage) carries the name and base of one of the apps. */
+      const assertKeysOfTheApps = async (page: Page) => {
+        const keys = await storageKeys(page);
+        assert.ok(keys.length > 0, 'the app keeps something on the device: at least its log');
+        assert.equal(
+          keys.filter((key) => !key.startsWith(storageKey('', first)) && !key.startsWith(storageKey('', second))),
+          [],
+          'every key carries the name and base of the app that wrote it',
+        );
+      };
+      const firstUrl = new URL(TEST_BASE, host.url).href;
+      const firstPage = await openInstalledField(context, firstUrl);
+      await typeThroughReconnect(context, firstPage, first, `only at ${TEST_BASE}`);
+      await assertKeysOfTheApps(firstPage);
       const storedByFirst = await appStorage(firstPage, first);
+      // Closed, so the second's reconnect below reloads only the second.
+      await firstPage.close();
       const secondPage = await openInstalledField(context, new URL(SECOND_BASE, host.url).href);
       assert.is(await appField(secondPage).inputValue(), '', "the other app's text is not shown here");
-      await typeAndKeep(secondPage, `only at ${SECOND_BASE}`);
+      await typeThroughReconnect(context, secondPage, second, `only at ${SECOND_BASE}`);
+      await assertKeysOfTheApps(secondPage);
       assert.equal(
         await cacheNames(secondPage),
         [
@@ -64,20 +87,12 @@ for (const build of BUILDS) {
         ].sort(),
         'both offline copies, each under its own name',
       );
-      for (const page of [firstPage, secondPage]) {
-        const keys = await storageKeys(page);
-        assert.ok(keys.length > 0, 'the apps keep something on the device');
-        assert.equal(
-          keys.filter((key) => !key.startsWith(storageKey('', first)) && !key.startsWith(storageKey('', second))),
-          [],
-          'every key carries the name and base of the app that wrote it',
-        );
-      }
       const storedBySecond = Object.values(await appStorage(secondPage, second)).join('\n');
       assert.not.match(storedBySecond, `only at ${TEST_BASE}`, "nothing typed into the first is the second's");
-      await firstPage.reload();
-      await appRunning(firstPage);
-      assert.equal(await appStorage(firstPage, first), storedByFirst, 'what the first stored is as it was');
+      const firstAgain = await context.newPage();
+      await firstAgain.goto(fieldScreenUrl(firstUrl));
+      await appRunning(firstAgain);
+      assert.equal(await appStorage(firstAgain, first), storedByFirst, 'what the first stored is as it was');
       await context.close();
     });
 

@@ -9,7 +9,7 @@ import { countLoads, newWatchedPage, statusFact } from './lib/app';
 import { freshContext, launchChromium } from './lib/browser';
 import { cleanup, copySources, readPrecache } from './lib/site';
 import { until } from './lib/wait';
-import { ROUTES } from './lib/screens';
+import { listScreens } from '../../tools/screens.mjs';
 import { present } from '../present';
 
 /** Runs `node build.mjs` in `dir`; returns its exit code (null if a signal ended it, named in stderr) and output. */
@@ -57,7 +57,7 @@ test('writes each route, 404.html, sw.js, _headers, sbom.cdx.json, bundle.json a
   const r = build(dir);
   assert.is(r.code, 0, r.stderr);
   for (const f of [
-    ...ROUTES.map((route) => route.path.slice(1) + 'index.html'),
+    ...listScreens(dir).map((screen) => screen.path.slice(1) + 'index.html'),
     '404.html',
     'sw.js',
     'audit.json',

@@ -36,6 +36,9 @@ const { engine: ENGINE, builds: BUILDS } = engineUnderTest();
 let checklist: Promise<ChecklistApp> | undefined;
 const checklistApp = (): Promise<ChecklistApp> => (checklist ??= buildChecklistApp());
 
+/** Where the checklist shows its field: its home screen (this app's field screen may be one the checklist lacks). */
+const CHECKLIST_HOME = '/';
+
 /** The checklist's key in localStorage (test/fixtures/checklist/store.ts). */
 const CHECKLIST_KEY = storageKey('checklist');
 
@@ -257,7 +260,7 @@ for (const [index, build] of BUILDS.entries()) {
     /** Opens the checklist installed and adds `item`, once it is stored on the device. */
     const openChecklistWith = async (item: string) => {
       await s.host.setRoot((await checklistApp()).dist);
-      const tab = await openInstalled();
+      const tab = await openInstalled(CHECKLIST_HOME);
       await tab.type(NEW_ITEM.label, item);
       await tab.click('Add');
       await until('the item stored', async () => ((await storedText(tab, CHECKLIST_KEY)) ?? '').includes(item));
@@ -280,7 +283,7 @@ for (const [index, build] of BUILDS.entries()) {
       '10b. a second app (a checklist): typing through the reconnect into its own field keeps every key in the component, the caret where it was',
       async () => {
         await s.host.setRoot((await checklistApp()).dist);
-        const tab = await openInstalled();
+        const tab = await openInstalled(CHECKLIST_HOME);
         await tab.type(NEW_ITEM.label, 'before ');
         const documents = await Documents.of(tab);
         await goOffline(tab);
@@ -303,7 +306,7 @@ for (const [index, build] of BUILDS.entries()) {
     scenario('10c. a second app (a checklist): "Reload to update" gives one reload onto its new version, its field as it was', async () => {
       const app = await checklistApp();
       await s.host.setRoot(app.dist);
-      const tab = await openInstalled();
+      const tab = await openInstalled(CHECKLIST_HOME);
       await s.host.setRoot(app.v2);
       await checkForUpdate(tab);
       await until('"A new version is ready"', async () => (await tab.text()).includes('A new version is ready'));
@@ -327,7 +330,7 @@ for (const [index, build] of BUILDS.entries()) {
       async () => {
         const app = await checklistApp();
         await s.host.setRoot(app.dist);
-        const tab = await openInstalled();
+        const tab = await openInstalled(CHECKLIST_HOME);
         const manifest = readPrecache(app.dist);
         const evicted = ['/' + appScript(app.dist), '/'];
         await evict(tab, evicted);

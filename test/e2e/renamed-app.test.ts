@@ -6,13 +6,14 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { appRunning, newWatchedPage, waitReady } from './lib/app';
+import { appRunning, countLoads, newWatchedPage, reconnectReloaded, waitReady } from './lib/app';
 import { freshContext } from './lib/browser';
 import { holdFile, startHost } from './lib/hosts';
 import { audit, BUILDS, readPrecache, site } from './lib/site';
 import { shareChromium, type Shared } from './lib/suite';
 import { cacheNames } from './lib/caches';
 import { appId, cachePrefixOf, storageKey } from '../../src/app-name';
+import { WAIT } from './lib/wait';
 import { appField, fieldScreenUrl } from './lib/field';
 
 const NEW_NAME = 'field-notes';
@@ -44,10 +45,14 @@ for (const build of BUILDS) {
     await page.goto(fieldScreenUrl(host.url));
     await appRunning(page);
     await appField(page).fill('kept under the new name');
-    // Whatever the app saves as it is used: the fields typed into (a reload keeps them, with the
-    // page's log) and its stored data, its pending saves flushed by the reload (pagehide).
-    await page.reload();
-    await appRunning(page);
+    // Whatever the app saves as it is used: its log of the network going and coming back, the
+    // field typed into, kept through the reload that follows, and its stored data, flushed before it.
+    const loads = countLoads(page);
+    await context.setOffline(true);
+    await page.getByText('You are offline; everything here still works.').waitFor(WAIT);
+    await context.setOffline(false);
+    await reconnectReloaded(page, loads, 5000, storageKey('log', NEW_APP));
+    assert.is(await appField(page).inputValue(), 'kept under the new name');
     const keys = await page.evaluate(() => [...Object.keys(localStorage), ...Object.keys(sessionStorage)]);
     assert.ok(keys.length > 0 && keys.every((key) => key.startsWith(storageKey('', NEW_APP))), keys.join(', '));
     assert.not.ok(keys.some((key) => key.startsWith(storageKey(''))));

@@ -129,9 +129,12 @@ export class EngineSuite {
   /** The full URL of path `p` at the host. */
   url = (p: string): string => new URL(p, this.host.url).href;
 
-  /** Opens the app's field screen (lib/screens.ts FIELD_SCREEN) in the profile and waits until the first install is done and the worker controls the tab. */
-  openInstalled = async (): Promise<Tab> => {
-    const tab = await this.profile.open(this.url(FIELD_SCREEN.path));
+  /**
+   * Opens `path` (the app's field screen, lib/screens.ts FIELD_SCREEN, unless told) in the profile
+   * and waits until the first install is done and the worker controls the tab.
+   */
+  openInstalled = async (path = FIELD_SCREEN.path): Promise<Tab> => {
+    const tab = await this.profile.open(this.url(path));
     await until('"Ready to work offline"', async () => (await tab.text()).includes('Ready to work offline'), INSTALL_MS);
     await until('the worker to control the page', () => tab.evaluate(() => !!navigator.serviceWorker.controller));
     return tab;
