@@ -14,13 +14,14 @@ import { APP_NAME, BUILDS, cleanup, copySources, readPrecache } from './lib/site
 import { beforeAllTests } from './lib/hooks';
 import { shareChromium, type Shared } from './lib/suite';
 
-/** The new screen: its file name (its URL), its title and what it shows. */
+/** The new screen: its file name (its URL), its title, its place (after the app's last) and what it shows. */
 const NAME = 'changes';
 const TITLE = 'What changed';
+const NAV_ORDER = Math.max(...listScreens(process.cwd()).map((screen) => screen.navOrder)) + 1;
 const TEXT = 'This screen was added as one file.';
 const SOURCE = `// /changes/: added by test/e2e/add-screen.test.ts, as the README says.
 export const title = '${TITLE}';
-export const navOrder = 4;
+export const navOrder = ${NAV_ORDER};
 
 export default function Changes() {
   return <p>${TEXT}</p>;
@@ -50,7 +51,7 @@ test.after(cleanup);
 
 test('the route table has it, last in the navigation (tools/screens.mjs)', () => {
   const screens = listScreens(project);
-  assert.equal(screens.at(-1), { name: NAME, path: `/${NAME}/`, title: TITLE, navOrder: 4, file: `src/ui/screens/${NAME}.tsx` });
+  assert.equal(screens.at(-1), { name: NAME, path: `/${NAME}/`, title: TITLE, navOrder: NAV_ORDER, file: `src/ui/screens/${NAME}.tsx` });
   assert.is(screens.length, listScreens(process.cwd()).length + 1);
 });
 

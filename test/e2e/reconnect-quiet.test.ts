@@ -124,16 +124,16 @@ for (const build of BUILDS) {
   test('"Reload to update" lands on the same field with the caret where it was', async ({ browser, host }) => {
     const context = await freshContext(browser);
     const page = await openInstalled(context, fieldScreenUrl(host.url));
-    await appField(page).fill('an update does not lose my place');
     await host.setRoot(site(build.name, 'v2'));
     try {
       await page.getByRole('link', { name: 'Offline readiness' }).click();
       await page.getByRole('button', { name: 'Check for update' }).click();
       await page.getByText('A new version is ready').waitFor(WAIT);
       await page.getByRole('link', { name: FIELD_SCREEN.h1, exact: true }).click();
-      await appField(page).click();
+      await appField(page).fill('an update does not lose my place');
       await appField(page).evaluate((field: HTMLTextAreaElement) => field.setSelectionRange(3, 9, 'backward'));
       const caret = await caretOf(page);
+      assert.equal(caret && { start: caret.start, end: caret.end }, { start: 3, end: 9 }, 'a selection inside the text');
       await page.getByRole('button', { name: 'Reload to update' }).click();
       await until('the new version', () => page.evaluate(() => document.documentElement.dataset.variant === 'v2').catch(() => false));
       await until('the focus back in the field', async () => (await caretOf(page))?.id === caret?.id);
