@@ -20,10 +20,13 @@ const DEMO_FILES = [
   /^src\/notes\/[^/]+\.tsx?$/,
   /^src\/ui\/screens\/index\.tsx$/,
   /^src\/ui\/screens\/notes\/[^/]+\.tsx?$/,
+  // The demo's tests, its test library and the test of this tool on this checkout (once the demo is
+  // gone it has nothing to remove).
+  /^test\/(unit|e2e)\/demo\/.+\.tsx?$/,
+  // Where the versions before kept the demo's tests: a project made from one has them there.
   /^test\/(unit|e2e)\/notes[\w-]*\.test\.ts$/,
   /^test\/unit\/backup\.test\.ts$/,
   /^test\/e2e\/lib\/(backup|notes)\.ts$/,
-  // The test of this tool on this checkout: once the demo is gone it has nothing to remove.
   /^test\/e2e\/remove-demo\.test\.ts$/,
 ];
 
@@ -63,10 +66,10 @@ function readmeWithoutDemo(text) {
 }
 
 /**
- * The project's files under the folders the demo lives in, relative, with "/" separators.
+ * The demo's files in the project at `root` (DEMO_FILES), relative, with "/" separators.
  * @param {string} root
  */
-function candidateFiles(root) {
+export function candidateFiles(root) {
   /** @type {string[]} */
   const found = [];
   for (const top of ['src', 'test']) {

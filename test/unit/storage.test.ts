@@ -1,6 +1,6 @@
 // Device storage helpers on happy-dom's Storage. happy-dom has no quota, so the "full" case uses
 // a Storage whose setItem throws the DOMException browsers throw; real Chromium's quota is
-// exercised in test/browser/notes.test.tsx and test/e2e/notes.test.ts.
+// exercised in test/e2e/demo/notes.test.ts.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { area, load, save } from '../../src/offline/storage';

@@ -2,7 +2,7 @@
 // how a backup merges into this device's notes. Restoring through the store: one write or none.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { APP_NAME } from '../../src/app-name';
+import { APP_NAME } from '../../../src/app-name';
 import {
   backupFileName,
   backupText,
@@ -14,11 +14,11 @@ import {
   readBackup,
   sizeProblem,
   type Backup,
-} from '../../src/notes/backup';
-import type { Doc, Note } from '../../src/notes/model';
-import { editNote, NOTES_KEY, notes, restoreNotes, startNotes } from '../../src/notes/store';
-import { domPerTest, tinyStorage } from './dom';
-import { present } from '../present';
+} from '../../../src/notes/backup';
+import type { Doc, Note } from '../../../src/notes/model';
+import { editNote, NOTES_KEY, notes, restoreNotes, startNotes } from '../../../src/notes/store';
+import { domPerTest, tinyStorage } from '../dom';
+import { present } from '../../present';
 
 const format = suite('notes backup format');
 const NOTES: Note[] = [

@@ -1,9 +1,9 @@
 // The Notes screen's backup section as the Chromium tests drive it with Playwright: its live
 // region, restoring a file through the page's own control, and a backup file's bytes.
 import type { Page } from 'playwright-core';
-import { shownText } from './app';
-import { APP_NAME } from './site';
-import { until } from './wait';
+import { shownText } from '../../lib/app';
+import { APP_NAME } from '../../lib/site';
+import { until } from '../../lib/wait';
 
 /** The backup section's live region. */
 export const backupStatus = (page: Page) => page.getByRole('region', { name: 'Backup' }).getByRole('status');

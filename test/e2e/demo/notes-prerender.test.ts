@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { BUILDS, site } from './lib/site';
+import { BUILDS, site } from '../lib/site';
 
 for (const build of BUILDS) {
   const test = suite(`the Notes screen prerendered (${build.name})`);

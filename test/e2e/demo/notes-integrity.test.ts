@@ -5,13 +5,13 @@
 import type { Page } from 'playwright-core';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { axeViolations, countLoads, fillLocalStorage, pageTimersDone, shownText, watchConsole } from './lib/app';
-import { freshContext } from './lib/browser';
-import { startHost } from './lib/hosts';
+import { axeViolations, countLoads, fillLocalStorage, pageTimersDone, shownText, watchConsole } from '../lib/app';
+import { freshContext } from '../lib/browser';
+import { startHost } from '../lib/hosts';
 import { firstNote, NOTES_BACKUP_KEY, NOTES_KEY, openNotes, openNotesWatched, shownNotes, storedText } from './lib/notes';
-import { BUILDS, site } from './lib/site';
-import { shareChromium, type Shared } from './lib/suite';
-import { until, WAIT } from './lib/wait';
+import { BUILDS, site } from '../lib/site';
+import { shareChromium, type Shared } from '../lib/suite';
+import { until, WAIT } from '../lib/wait';
 import { backupFile, restoreBackup } from './lib/backup';
 
 const YEAR = 365 * 24 * 60 * 60 * 1000;

@@ -12,11 +12,11 @@
 // no deletions. Then the same on the device documents themselves, with their storage events.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { mergeBackup } from '../../src/notes/backup';
-import { EMPTY_DOC, merge, recover, toStored, withEdit, withNewNote, withoutNote, type Doc, type Note } from '../../src/notes/model';
-import { NOTES_DOCUMENT, NOTES_KEY } from '../../src/notes/store';
-import { createDeviceDocument, type DeviceDocument } from '../../src/offline/device-document';
-import { domPerTest } from './dom';
+import { mergeBackup } from '../../../src/notes/backup';
+import { EMPTY_DOC, merge, recover, toStored, withEdit, withNewNote, withoutNote, type Doc, type Note } from '../../../src/notes/model';
+import { NOTES_DOCUMENT, NOTES_KEY } from '../../../src/notes/store';
+import { createDeviceDocument, type DeviceDocument } from '../../../src/offline/device-document';
+import { domPerTest } from '../dom';
 
 const YEAR = 365 * 24 * 60 * 60 * 1000;
 

@@ -5,14 +5,14 @@
 import type { BrowserContext, CDPSession, Page } from 'playwright-core';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { settle, statusFact } from './lib/app';
-import { freshContext } from './lib/browser';
-import { startHost } from './lib/hosts';
-import { BUILDS, site } from './lib/site';
-import { shareChromium, type Shared } from './lib/suite';
-import { until, WAIT } from './lib/wait';
+import { settle, statusFact } from '../lib/app';
+import { freshContext } from '../lib/browser';
+import { startHost } from '../lib/hosts';
+import { BUILDS, site } from '../lib/site';
+import { shareChromium, type Shared } from '../lib/suite';
+import { until, WAIT } from '../lib/wait';
 import { firstNote, newNotesPage, openNotes, savedNotes } from './lib/notes';
-import { present } from '../present';
+import { present } from '../../present';
 
 interface Calls {
   persist: number;

@@ -3,11 +3,11 @@
 // the note editors' text and caret; and the Notes screen in Chromium (Playwright). Driving the
 // backup section with Playwright is lib/backup.ts. The shell's tests never import it (lib/field.ts).
 import type { BrowserContext, Page } from 'playwright-core';
-import { storageKey } from '../../../src/app-name';
-import { newWatchedPage, type WatchedVisit } from './app';
-import type { RunsInPage } from './driver';
-import { storedText as storedUnder } from './field';
-import { WAIT } from './wait';
+import { storageKey } from '../../../../src/app-name';
+import { newWatchedPage, type WatchedVisit } from '../../lib/app';
+import type { RunsInPage } from '../../lib/driver';
+import { storedText as storedUnder } from '../../lib/field';
+import { WAIT } from '../../lib/wait';
 
 /** localStorage key of the notes: src/notes/store.ts NOTES_KEY, from the same storageKey(). */
 export const NOTES_KEY = storageKey('notes');

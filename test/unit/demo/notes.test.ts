@@ -2,10 +2,20 @@
 // through `storage` events. The model's merge is checked on its own first.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { merge, recover, toStored, withEdit, withoutNote, type Doc } from '../../src/notes/model';
-import { BACKUP_KEY, NOTES_KEY, addNote, deleteNote, editNote, flushNotes, notes, restoreNotes, startNotes } from '../../src/notes/store';
-import { flushAll } from '../../src/offline/flush';
-import { domPerTest, tinyStorage } from './dom';
+import { merge, recover, toStored, withEdit, withoutNote, type Doc } from '../../../src/notes/model';
+import {
+  BACKUP_KEY,
+  NOTES_KEY,
+  addNote,
+  deleteNote,
+  editNote,
+  flushNotes,
+  notes,
+  restoreNotes,
+  startNotes,
+} from '../../../src/notes/store';
+import { flushAll } from '../../../src/offline/flush';
+import { domPerTest, tinyStorage } from '../dom';
 
 const model = suite('notes model');
 /** A notes document; tombstones as [id, time] pairs (ids are never object keys). */

@@ -9,11 +9,11 @@ import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { freshContext } from './lib/browser';
-import { startHost } from './lib/hosts';
+import { freshContext } from '../lib/browser';
+import { startHost } from '../lib/hosts';
 import { newNotesPage, NOTES_KEY, seedLongNotes } from './lib/notes';
-import { BUILDS, site, temp } from './lib/site';
-import { shareChromium, type Shared } from './lib/suite';
+import { BUILDS, site, temp } from '../lib/site';
+import { shareChromium, type Shared } from '../lib/suite';
 
 const NOTES = 3_300;
 const NOTE_LENGTH = 1_500;

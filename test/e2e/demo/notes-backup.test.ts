@@ -5,16 +5,16 @@ import { readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { fillLocalStorage, openInstalled, watchConsole } from './lib/app';
-import { NO_ROOM_FOR_RESTORE } from '../../src/ui/no-room';
-import { freshContext } from './lib/browser';
-import { startHost } from './lib/hosts';
-import { APP_NAME, BUILDS, site } from './lib/site';
-import { shareChromium, type Shared } from './lib/suite';
+import { fillLocalStorage, openInstalled, watchConsole } from '../lib/app';
+import { NO_ROOM_FOR_RESTORE } from '../../../src/ui/no-room';
+import { freshContext } from '../lib/browser';
+import { startHost } from '../lib/hosts';
+import { APP_NAME, BUILDS, site } from '../lib/site';
+import { shareChromium, type Shared } from '../lib/suite';
 import { firstNote, newNotesPage, NOTES_KEY, savedNotes, shownNotes } from './lib/notes';
-import { until, WAIT } from './lib/wait';
+import { until, WAIT } from '../lib/wait';
 import { backupStatus, restoreBackup as restore } from './lib/backup';
-import { present } from '../present';
+import { present } from '../../present';
 
 /** Types two notes and waits until both are saved. */
 async function writeTwoNotes(page: Page): Promise<void> {

@@ -7,13 +7,13 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { freshContext } from './lib/browser';
-import { startHost } from './lib/hosts';
+import { freshContext } from '../lib/browser';
+import { startHost } from '../lib/hosts';
 import { firstNote, newNotesPage, NOTES_KEY, shownNotes, storedText } from './lib/notes';
-import { beforeAllTests } from './lib/hooks';
-import { BUILDS, cleanup, copySources, site } from './lib/site';
-import { shareChromium, type Shared } from './lib/suite';
-import { until, WAIT } from './lib/wait';
+import { beforeAllTests } from '../lib/hooks';
+import { BUILDS, cleanup, copySources, site } from '../lib/site';
+import { shareChromium, type Shared } from '../lib/suite';
+import { until, WAIT } from '../lib/wait';
 
 /** The project with its notes stored as version 2 (the shape unchanged: upgrade() keeps it), built in both builds. */
 function buildVersion2(): Record<string, string> {

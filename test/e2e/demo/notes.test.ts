@@ -3,12 +3,12 @@
 import type { Page } from 'playwright-core';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { countLoads } from './lib/app';
-import { freshContext } from './lib/browser';
-import { startHost } from './lib/hosts';
-import { BUILDS, site } from './lib/site';
-import { shareChromium, type Shared } from './lib/suite';
-import { until } from './lib/wait';
+import { countLoads } from '../lib/app';
+import { freshContext } from '../lib/browser';
+import { startHost } from '../lib/hosts';
+import { BUILDS, site } from '../lib/site';
+import { shareChromium, type Shared } from '../lib/suite';
+import { until } from '../lib/wait';
 import { firstNote, newNotesPage, openNotes, openNotesWatched, savedNotes } from './lib/notes';
 
 const note = (page: Page, n: number) => page.getByRole('textbox', { name: `Note ${n}` });
