@@ -1,7 +1,7 @@
 // What a person stored with the versions before one app was its name and its base: keys
 // `<name>:<what>` (src/app-name.ts LEGACY_KEY_PREFIX), which every app of that name on the origin
 // shared. Each is moved to this app's own key: written, read back, and only then removed, so the
-// data never needs twice its room for long, and on a nearly full device (a heavy user's notes
+// data never needs twice its room for long, and on a nearly full device (a heavy user's data
 // filling most of the quota) it moves another way: the old key is removed first, its value held
 // in memory, and written back if the new key still does not fit.
 //

@@ -58,7 +58,7 @@ const isTextField = (element: Element | null): element is TextField =>
   element instanceof HTMLTextAreaElement || (element instanceof HTMLInputElement && element.selectionStart !== null);
 
 // The last text field that had the focus. Clicking a button ("Reload to update") takes the focus
-// from the note being edited; the place worth coming back to is still that note.
+// from the field being edited; the place worth coming back to is still that field.
 let lastTextField: TextField | null = null;
 const onFocusIn = (event: FocusEvent) => {
   if (isTextField(event.target as Element | null)) lastTextField = event.target as TextField;
