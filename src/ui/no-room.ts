@@ -12,7 +12,7 @@ export const noRoomForApp = (retryAt: number | null): string =>
   }.`;
 
 /** A screen's sentence for a save of its stored data refused for lack of room (a device document's `problem: 'full'`). */
-export const NO_ROOM_FOR_NOTES = `Not saved: this device has no room left. Your text stays here and is saved with your next change once there is room: ${FREE_ROOM}.`;
+export const NO_ROOM_TO_SAVE = `Not saved: this device has no room left. Your text stays here and is saved with your next change once there is room: ${FREE_ROOM}.`;
 
 /** The restore's sentence for a backup refused for lack of room. */
 export const NO_ROOM_FOR_RESTORE = `Not restored: this device has no room for what this backup holds. Nothing was changed; ${FREE_ROOM} and try again.`;

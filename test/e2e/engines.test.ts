@@ -55,7 +55,7 @@ for (const [index, build] of BUILDS.entries()) {
     fieldLabelOf,
     goOffline,
     goOnline,
-    typeThroughReconnect,
+    typeThroughReconnectReload,
     checkForUpdate,
     assertNoProblems,
   } = s;
@@ -190,17 +190,9 @@ for (const [index, build] of BUILDS.entries()) {
       const documents = await Documents.of(tab);
       await tab.type(await fieldLabelOf(tab), 'before ');
       const field = await until('the field to have the focus', async () => (await caretOf(tab))?.id);
-      await goOffline(tab);
-      const typed = await typeThroughReconnect(tab);
-      // The reload was due before these keys: none of them met a page that was going away.
-      await documents.sample();
-      assert.is(documents.reloads, 0, 'no reload while the keys kept coming');
-      const text = 'before ' + typed;
-      assert.is(await fieldText(tab), text, 'every key in the field before the reload');
-      const lastKeyAt = Date.now();
-      await documents.reloaded('the reload after the pause', 15_000);
+      const { text, typed, reloadAfterMs } = await typeThroughReconnectReload(tab, documents, 'before ', () => fieldText(tab));
       console.log(
-        `  typing through the reconnect in ${ENGINE} (${build}): ${typed.length} keys, reload ${Date.now() - lastKeyAt} ms or less after the last one`,
+        `  typing through the reconnect in ${ENGINE} (${build}): ${typed.length} keys, reload ${reloadAfterMs} ms or less after the last one`,
       );
       await documents.until('the reloaded page to show the text', async () => (await fieldText(tab)) === text);
       // The resume point: the same field focused, the caret after the last key.
@@ -229,13 +221,7 @@ for (const [index, build] of BUILDS.entries()) {
       await tab.type('Password', 'secret');
       await tab.type('Your message', 'before ');
       const documents = await Documents.of(tab);
-      await goOffline(tab);
-      const typed = await typeThroughReconnect(tab);
-      await documents.sample();
-      assert.is(documents.reloads, 0, 'no reload while the keys kept coming');
-      const text = 'before ' + typed;
-      assert.is((await messageForm(tab))?.text, text, 'every key in the field before the reload');
-      await documents.reloaded('the reload after the pause', 15_000);
+      const { text, typed } = await typeThroughReconnectReload(tab, documents, 'before ', async () => (await messageForm(tab))?.text);
       await documents.until('the reloaded page to log the fields it restored', async () =>
         (await logKinds(tab)).includes('fields-restored'),
       );
@@ -286,13 +272,7 @@ for (const [index, build] of BUILDS.entries()) {
         const tab = await openInstalled(CHECKLIST_HOME);
         await tab.type(NEW_ITEM.label, 'before ');
         const documents = await Documents.of(tab);
-        await goOffline(tab);
-        const typed = await typeThroughReconnect(tab);
-        await documents.sample();
-        assert.is(documents.reloads, 0, 'no reload while the keys kept coming');
-        const text = 'before ' + typed;
-        assert.is((await checklistOf(tab)).field, text, 'every key in the field before the reload');
-        await documents.reloaded('the reload after the pause', 15_000);
+        const { text } = await typeThroughReconnectReload(tab, documents, 'before ', async () => (await checklistOf(tab)).field);
         await documents.until('the reloaded page to log the fields it restored', async () =>
           (await logKinds(tab)).includes('fields-restored'),
         );

@@ -8,6 +8,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { listScreens, SCREENS_DIR } from '../../tools/screens.mjs';
 
+/** @typedef {import('../../tools/screens.mjs').Screen} Screen */
+
 /** The screens the test sites add when the app has no text field (a builder's message form). */
 export const FIXTURE_SCREENS = 'test/fixtures/screens';
 
@@ -62,12 +64,11 @@ export function fieldScreenOf(root) {
 export const needsFixtureScreens = (root) => fieldScreenOf(root) === undefined;
 
 /**
- * The screens the test sites of the app at `root` have, in navigation order: its own, and the
- * fixture screens when it needs them (listScreens() of the two folders together).
+ * The app's screens and the fixture screens together, in navigation order (listScreens() of the
+ * two folders copied into one, so a clash between them is the build's one-line error too).
  * @param {string} root
  */
-export function testSiteScreens(root) {
-  if (!needsFixtureScreens(root)) return listScreens(root);
+function screensWithFixtures(root) {
   const together = mkdtempSync(path.join(os.tmpdir(), 'test-site-screens-'));
   try {
     cpSync(path.join(root, SCREENS_DIR), path.join(together, SCREENS_DIR), { recursive: true });
@@ -79,16 +80,20 @@ export function testSiteScreens(root) {
 }
 
 /**
- * The screen of the test sites of the app at `root` that the guarantee tests type into: the app's
- * first with a text field, else the first fixture screen.
+ * What the tests of the app at `root` run on: its own screens; the test sites' screens, in
+ * navigation order (the fixture screens added when the app has no text field); and the screen the
+ * guarantee tests type into (the app's first with a text field, else the first fixture screen).
  * @param {string} root
+ * @returns {{ own: Screen[], screens: Screen[], fieldScreen: Screen, fixturesAdded: boolean }}
  */
-export function testSiteFieldScreen(root) {
-  const own = fieldScreenOf(root);
-  if (own) return own;
-  const fixture = testSiteScreens(root).find((screen) => existsSync(path.join(root, FIXTURE_SCREENS, path.basename(screen.file))));
+export function screensUnderTest(root) {
+  const own = listScreens(root);
+  const ownFieldScreen = own.find((screen) => drawsTextField(root, screen.file));
+  if (ownFieldScreen) return { own, screens: own, fieldScreen: ownFieldScreen, fixturesAdded: false };
+  const screens = screensWithFixtures(root);
+  const fixture = screens.find((screen) => !own.some((ownScreen) => ownScreen.file === screen.file));
   if (!fixture) throw new Error(`${FIXTURE_SCREENS}/ has no screen: the guarantee tests need a text field to type into`);
-  return fixture;
+  return { own, screens, fieldScreen: fixture, fixturesAdded: true };
 }
 
 /**
@@ -96,11 +101,10 @@ export function testSiteFieldScreen(root) {
  * @param {string} root
  */
 export function describeTestScreens(root) {
-  const own = listScreens(root).map((screen) => screen.path);
-  const field = testSiteFieldScreen(root);
-  const where = `${field.path} (${field.title})`;
-  const typing = needsFixtureScreens(root)
+  const { own, fieldScreen, fixturesAdded } = screensUnderTest(root);
+  const where = `${fieldScreen.path} (${fieldScreen.title})`;
+  const typing = fixturesAdded
     ? `no screen of the app has a text field, so the test sites add ${FIXTURE_SCREENS}/ and the guarantees about typing use its first field, on ${where}`
     : `the guarantees about typing use the first text field of ${where}`;
-  return `the shell's guarantees run on the app's screens ${own.join(', ')} (${SCREENS_DIR}/); ${typing}`;
+  return `the shell's guarantees run on the app's screens ${own.map((screen) => screen.path).join(', ')} (${SCREENS_DIR}/); ${typing}`;
 }

@@ -3,7 +3,7 @@ import { MAX_NOTES } from '../../notes/backup';
 import { addNote, deleteNote, editNote, notes, startOver } from '../../notes/store';
 import { reloadAfterFlush } from '../../offline/flush';
 import { formatNumber } from '../format';
-import { NO_ROOM_FOR_NOTES } from '../no-room';
+import { NO_ROOM_TO_SAVE } from '../no-room';
 import { useStore } from '../useStore';
 import { Backup } from './notes/Backup';
 
@@ -18,7 +18,7 @@ const UNSAVED = {
 };
 
 const PROBLEMS = {
-  full: NO_ROOM_FOR_NOTES,
+  full: NO_ROOM_TO_SAVE,
   unavailable: 'This browser keeps no data here: notes last until the tab closes.',
 };
 

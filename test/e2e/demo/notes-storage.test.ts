@@ -6,7 +6,7 @@ import type { Page } from 'playwright-core';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { axeViolations, fillLocalStorage, pageTimersDone, shownText } from '../lib/app';
-import { NO_ROOM_FOR_NOTES } from '../../../src/ui/no-room';
+import { NO_ROOM_TO_SAVE } from '../../../src/ui/no-room';
 import { freshContext, launchWithProfile } from '../lib/browser';
 import { startHost } from '../lib/hosts';
 import { BUILDS, site } from '../lib/site';
@@ -32,7 +32,7 @@ for (const build of BUILDS) {
     assert.ok(fillers > 5, 'the quota is real (several MB)');
     const longer = 'saved before the disk filled up, and this added while it was full';
     await firstNote(page).fill(longer);
-    await until('the notice', async () => (await shownText(notice(page))) === NO_ROOM_FOR_NOTES, 3000);
+    await until('the notice', async () => (await shownText(notice(page))) === NO_ROOM_TO_SAVE, 3000);
     assert.is(await firstNote(page).inputValue(), longer, 'the text stays on screen');
     assert.equal(await savedNotes(page), ['saved before the disk filled up'], 'the last good save is intact');
     // The user makes room; the next save goes through and the notice goes away.

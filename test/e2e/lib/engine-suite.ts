@@ -8,6 +8,7 @@ import * as assert from 'uvu/assert';
 import { missingEngine } from '../../harness/engines.mjs';
 import { ENGINE_NAMES, type Engine, type EngineName, type Profile, type Tab } from './driver';
 import { logKinds } from './connectivity-log';
+import type { Documents } from './documents';
 import { startHost, type Host } from './hosts';
 import { launchEngine } from './launch-engine';
 import { fieldLabel, fieldText } from './field';
@@ -181,6 +182,30 @@ export class EngineSuite {
       if (typed.length > 400)
         throw new Error(`typed ${typed.length} keys and the page never logged that its reload waits: ${(await logKinds(tab)).join(', ')}`);
     }
+  };
+
+  /**
+   * Takes the network away and types through its return into the focused field, which holds
+   * `before` (typeThroughReconnect); proves no reload came while the keys did and every key reached
+   * the field (`fieldText` reads it), then waits for the one reload after the pause. Resolves to the
+   * field's text, the keys typed, and the ms from the last key to that reload, at most.
+   */
+  typeThroughReconnectReload = async (
+    tab: Tab,
+    documents: Documents,
+    before: string,
+    fieldText: () => Promise<string | null | undefined>,
+  ): Promise<{ text: string; typed: string; reloadAfterMs: number }> => {
+    await this.goOffline(tab);
+    const typed = await this.typeThroughReconnect(tab);
+    // The reload was due before these keys: none of them met a page that was going away.
+    await documents.sample();
+    assert.is(documents.reloads, 0, 'no reload while the keys kept coming');
+    const text = before + typed;
+    assert.is(await fieldText(), text, 'every key in the field before the reload');
+    const lastKeyAt = Date.now();
+    await documents.reloaded('the reload after the pause', 15_000);
+    return { text, typed, reloadAfterMs: Date.now() - lastKeyAt };
   };
 
   /** Goes to the "Offline readiness" screen through its link and presses "Check for update", as a user would. */

@@ -1,6 +1,6 @@
 // The app's screens as the tests visit them, and what a screen shows, read the same way in every
 // engine: each reader runs one function in the page (a Playwright Page, or a Tab of lib/driver.ts).
-import { testSiteFieldScreen, testSiteScreens } from '../../harness/field-screen.mjs';
+import { screensUnderTest } from '../../harness/field-screen.mjs';
 import type { RunsInPage } from './driver';
 
 /** A screen of the app as the tests visit it: its name (for files), path and heading. */
@@ -10,18 +10,22 @@ export interface ScreenVisit {
   h1: string;
 }
 
+/** The visit of a screen as tools/screens.mjs lists it. */
+function visitOf({ name, path, title }: { name: string; path: string; title: string }): ScreenVisit {
+  return { name, path, h1: title };
+}
+
+/** What the tests run on: the app's screens, the test sites' and the one to type into (harness/field-screen.mjs). */
+const UNDER_TEST = screensUnderTest(process.cwd());
+
 /**
  * The routes of the test sites, in navigation order: the app's screens (src/ui/screens/, read by
- * tools/screens.mjs), and test/fixtures/screens/ when the app has no text field (field-screen.mjs).
+ * tools/screens.mjs), and test/fixtures/screens/ when the app has no text field.
  */
-export const ROUTES: ScreenVisit[] = testSiteScreens(process.cwd()).map((screen) => ({
-  name: screen.name,
-  path: screen.path,
-  h1: screen.title,
-}));
+export const ROUTES: ScreenVisit[] = UNDER_TEST.screens.map(visitOf);
 
 /** The screen the guarantee tests type into: the app's first with a text field, or the fixture's. */
-export const FIELD_SCREEN: ScreenVisit = (({ name, path, title }) => ({ name, path, h1: title }))(testSiteFieldScreen(process.cwd()));
+export const FIELD_SCREEN: ScreenVisit = visitOf(UNDER_TEST.fieldScreen);
 
 /** A path that is no route: the not-found screen. */
 export const NOT_FOUND: ScreenVisit = { name: 'not-found', path: '/no-such-page', h1: 'Not found' };
