@@ -1,12 +1,13 @@
 #!/usr/bin/env node
 // `npm run remove-demo`: takes the demo notes app out of the template in one step, for a builder
 // starting their own app: the notes store (src/notes/), the Notes screen and its parts, the demo's
-// own tests, its part of the README (its section and its screen's line); a minimal home screen takes the Notes screen's place and
-// src/main.tsx stops starting the notes. It deletes only what the demo shipped, byte for byte (the
-// SHA-256 of each version of each file, in demo-files.json): a demo file you changed is kept, and named. Prints what
-// it did; run again, it changes nothing and says so in one line.
+// own tests, its parts of the README (its section and its screen's line); a minimal home screen
+// takes the Notes screen's place and src/main.tsx stops starting the notes. It deletes only what
+// the demo shipped, byte for byte (the SHA-256 of each version of each file and README part, in
+// demo-files.json): a demo file or README part you changed is kept, and named. Prints what it did;
+// run again, it changes nothing and says so in one line.
 // `node tools/remove-demo.mjs --record` (the template's maintainers, after changing the demo)
-// adds this checkout's demo files to demo-files.json.
+// adds this checkout's demo files and README parts to demo-files.json.
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -48,21 +49,25 @@ const MAIN_LINES = [/^import \{ startNotes \} from ["']\.\/notes\/store["'];\n/m
 const README_SECTION = '## When the browser deletes your data\n';
 const README_LINE = '- `/` **Notes**:';
 
+/** How demo-files.json names a README part: `README.md#<part>`. */
+const README_PART = /^README\.md#/;
+
 /**
- * The README without the demo's parts (the same text when they are gone).
+ * The demo's parts that `text` (a README) holds, each with its name in RECORD and its exact text.
  * @param {string} text
+ * @returns {{ name: string, text: string }[]}
  */
-function readmeWithoutDemo(text) {
-  let result = text;
-  const start = result.indexOf(README_SECTION);
+function readmeParts(text) {
+  /** @type {{ name: string, text: string }[]} */
+  const parts = [];
+  const start = text.indexOf(README_SECTION);
   if (start >= 0) {
-    const next = result.indexOf('\n## ', start + README_SECTION.length);
-    result = result.slice(0, start) + (next >= 0 ? result.slice(next + 1) : '');
+    const next = text.indexOf('\n## ', start + README_SECTION.length);
+    parts.push({ name: 'README.md#when-the-browser-deletes-your-data', text: text.slice(start, next >= 0 ? next + 1 : text.length) });
   }
-  return result
-    .split('\n')
-    .filter((line) => !line.startsWith(README_LINE))
-    .join('\n');
+  const line = text.split('\n').find((candidate) => candidate.startsWith(README_LINE));
+  if (line !== undefined) parts.push({ name: 'README.md#the-notes-screen-line', text: `${line}\n` });
+  return parts;
 }
 
 /**
@@ -84,14 +89,20 @@ export function candidateFiles(root) {
 }
 
 /**
+ * The SHA-256 of some text or bytes, hex.
+ * @param {string | Buffer} contents
+ */
+const sha256Of = (contents) => createHash('sha256').update(contents).digest('hex');
+
+/**
  * A file's SHA-256, hex.
  * @param {string} file
  */
-const sha256 = (file) => createHash('sha256').update(readFileSync(file)).digest('hex');
+const sha256 = (file) => sha256Of(readFileSync(file));
 
 /**
- * Adds the demo's files in `root` to RECORD: each file's SHA-256 beside those of the versions
- * recorded before, so a project made from an older template still has its demo removed.
+ * Adds the demo's files and README parts in `root` to RECORD: the SHA-256 of each beside those of
+ * the versions recorded before, so a project made from an older template still has its demo removed.
  * @param {string} root
  * @returns {Record<string, string[]>}
  */
@@ -99,10 +110,13 @@ export function recordDemo(root) {
   const file = path.join(root, RECORD);
   /** @type {Record<string, string[]>} */
   const recorded = existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : {};
-  for (const demoFile of candidateFiles(root)) {
-    const hash = sha256(path.join(root, demoFile));
-    recorded[demoFile] = [...new Set([...(recorded[demoFile] ?? []), hash])];
-  }
+  const readme = path.join(root, 'README.md');
+  const parts = existsSync(readme) ? readmeParts(readFileSync(readme, 'utf8')) : [];
+  const hashes = [
+    ...candidateFiles(root).map((demoFile) => [demoFile, sha256(path.join(root, demoFile))]),
+    ...parts.map((part) => [part.name, sha256Of(part.text)]),
+  ];
+  for (const [name, hash] of hashes) recorded[name] = [...new Set([...(recorded[name] ?? []), hash])];
   const sorted = Object.fromEntries(Object.entries(recorded).sort(([a], [b]) => a.localeCompare(b)));
   writeFileSync(file, JSON.stringify(sorted, null, 2) + '\n');
   return sorted;
@@ -127,6 +141,7 @@ function removeEmptyFolders(root, dir) {
 export function removeDemo(root, shipped) {
   const done = { removed: /** @type {string[]} */ ([]), kept: /** @type {string[]} */ ([]), changed: /** @type {string[]} */ ([]) };
   for (const [file, hashes] of Object.entries(shipped)) {
+    if (README_PART.test(file)) continue;
     const full = path.join(root, file);
     if (!existsSync(full)) continue;
     if (!hashes.includes(sha256(full))) {
@@ -154,7 +169,11 @@ export function removeDemo(root, shipped) {
   }
   const readme = path.join(root, 'README.md');
   const readmeText = existsSync(readme) ? readFileSync(readme, 'utf8') : '';
-  const readmeLeft = readmeWithoutDemo(readmeText);
+  let readmeLeft = readmeText;
+  for (const part of readmeParts(readmeText)) {
+    if (shipped[part.name]?.includes(sha256Of(part.text))) readmeLeft = readmeLeft.replace(part.text, '');
+    else done.kept.push(part.name);
+  }
   if (readmeLeft !== readmeText) {
     writeFileSync(readme, readmeLeft);
     done.changed.push("README.md: the demo's part");

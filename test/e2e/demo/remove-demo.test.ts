@@ -95,4 +95,16 @@ test('keeps a demo file the builder changed, and names it', () => {
   );
 });
 
+test("keeps the README's demo section the builder changed, and names it; the rest of the demo's README goes", () => {
+  const copy = copyProject();
+  const readme = path.join(copy, 'README.md');
+  const mine = 'Browsers evict, so my app has an export button.';
+  writeFileSync(readme, readFileSync(readme, 'utf8').replace('## When the browser deletes your data\n\n', `$&${mine}\n\n`));
+  const lines = removeDemo(copy);
+  assert.ok(lines.some((line) => line.startsWith('kept README.md#when-the-browser-deletes-your-data: changed since the demo shipped it')));
+  const left = readFileSync(readme, 'utf8');
+  assert.match(left, `## When the browser deletes your data\n\n${mine}`, 'the section as the builder left it');
+  assert.not.match(left, '**Notes**', "the Notes screen's line, as the demo shipped it, is gone");
+});
+
 test.run();
