@@ -1,7 +1,8 @@
 // Persistent storage: whether the browser may evict this app's data under storage pressure.
-// Asked for once per page load after the app first saves something worth keeping, and only where asking
-// cannot show a prompt: never on load, never a surprise dialog. The status page's button asks
-// when the user chooses to. Whatever the browser says, a copy off the device (a backup) is the user's guarantee.
+// Asked for once per page load after the app first saves something worth keeping, and only where
+// asking cannot show a prompt: never on load, never a surprise dialog. The status page's button
+// asks when the user chooses to. Whatever the browser says, a copy off the device (a backup) is
+// the user's guarantee.
 import { createStore, type Store } from '../store';
 
 /**
