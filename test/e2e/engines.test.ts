@@ -28,7 +28,7 @@ import { registrationOf, type RegistrationSeen } from './lib/registration';
 import { DEEP_LINK, FIELD_SCREEN, heading, ROUTES, statusRow, stylesheetsApply, variant } from './lib/screens';
 import { appScript, audit, copySite, readPrecache, site } from './lib/site';
 import { sleep, until } from './lib/wait';
-import { appStorage, caretOf, fieldText, storedText } from './lib/field';
+import { appStorage, assertStorageKept, caretOf, fieldText, storedText } from './lib/field';
 
 const { engine: ENGINE, builds: BUILDS } = engineUnderTest();
 
@@ -402,15 +402,15 @@ for (const [index, build] of BUILDS.entries()) {
       '6. the kill switch removes our registration and caches; the page then loads from the server, all the app stored kept',
       async () => {
         const tab = await openInstalled();
-        await typeIntoField(tab, 'kept through the kill switch');
-        // What the app stored, its pending saves flushed by a reload (pagehide).
-        await tab.reload();
-        const stored = await appStorage(tab);
+        const typed = 'kept through the kill switch';
+        await typeIntoField(tab, typed);
         const documents = await Documents.of(tab);
         await s.host.setRoot(site(build, 'kill'));
         await checkForUpdate(tab);
         // The kill worker deletes our caches, unregisters and navigates the pages it controlled.
         await documents.reloaded('the page to be reloaded by the kill switch');
+        // What the app stored, its pending saves flushed as the old page went (pagehide).
+        const stored = await appStorage(tab);
         // The reloaded page registers /sw.js again (still the kill switch) and it withdraws again. The
         // Status screen's "Scope" row is filled when this document's register() resolved: after
         // that, no registration and no cache of ours means the withdrawal ran through. (The reload may
@@ -433,7 +433,7 @@ for (const [index, build] of BUILDS.entries()) {
         const from = s.host.log.length;
         await tab.reload();
         await until('the app to run', () => tab.evaluate(() => document.documentElement.dataset.running !== undefined));
-        assert.equal(await appStorage(tab), stored, 'all the app stored is kept');
+        assertStorageKept(stored, await appStorage(tab), typed);
         assert.ok(requestsSince(s.host, from).includes('/'), 'the page came from the server');
         await assertNoProblems(tab);
       },

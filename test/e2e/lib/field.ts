@@ -3,6 +3,7 @@
 // test/harness/field-screen.mjs; the fixture form when the app has none), whatever the app is.
 // Playwright helpers for Chromium, and readers any engine runs (a Playwright Page or a Tab).
 import type { BrowserContext, Page } from 'playwright-core';
+import * as assert from 'uvu/assert';
 import { storageKey } from '../../../src/app-name';
 import { appRunning, newWatchedPage, type WatchedVisit } from './app';
 import type { RunsInPage } from './driver';
@@ -81,3 +82,21 @@ export const appStorage = (page: RunsInPage, app?: string): Promise<Record<strin
       ),
     storageKey('', app),
   );
+
+/**
+ * Asserts `after` (appStorage()) keeps all the app had stored in `before`: every key, and the text
+ * `typed` in each value that held it. A value may move on otherwise: the app restamps an edit when
+ * a reload it made puts the text back.
+ */
+export function assertStorageKept(before: Record<string, string>, after: Record<string, string>, typed: string): void {
+  assert.equal(
+    Object.keys(before).filter((key) => !(key in after)),
+    [],
+    'every key the app had stored is still there',
+  );
+  assert.equal(
+    Object.keys(before).filter((key) => before[key].includes(typed) && !after[key]?.includes(typed)),
+    [],
+    `"${typed}" still stored wherever it was`,
+  );
+}
