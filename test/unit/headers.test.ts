@@ -22,7 +22,7 @@ const test = suite('header table');
 
 /** The policy, spelled out: what the README promises. */
 const CSP =
-  "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; manifest-src 'self'; worker-src 'self'; " +
+  "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; media-src 'self'; font-src 'self'; connect-src 'self'; manifest-src 'self'; worker-src 'self'; " +
   "base-uri 'none'; form-action 'none'; frame-ancestors 'none'; require-trusted-types-for 'script'; trusted-types service-worker-url";
 
 test('deploy/nginx.conf is the one generated from the table (regenerate: node deploy/nginx.mjs --nginx > deploy/nginx.conf)', () => {

@@ -5,7 +5,7 @@ import { HEADER_ONLY_DIRECTIVES, MANIFEST_TYPE } from '../headers.mjs';
 
 /**
  * One problem verify reports: its kind (for the summary's counts) and its line.
- * @typedef {{ kind: 'missing' | 'altered' | 'type' | 'header' | 'unreachable', line: string }} Problem
+ * @typedef {{ kind: 'missing' | 'altered' | 'type' | 'header' | 'unreachable' | 'scope', line: string }} Problem
  */
 /**
  * What a host sent for one request that found the file: its headers, the encoding it sent and the
