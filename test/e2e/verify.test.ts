@@ -403,6 +403,29 @@ wrong('a sub-path deploy (--base /my-app/) on nginx passes when given its base U
   }
 });
 
+wrong(
+  "deploy/nginx-subpath.conf serving a folder that holds my-app/: verify passes there, and an unknown path is the app's 404.html",
+  async () => {
+    const base = site('react', 'base');
+    const root = path.join(copySite(dist), '..', 'www-subpath');
+    mkdirSync(root);
+    symlinkSync(base, path.join(root, 'my-app'));
+    const host = await startHost('nginx', root, { serverBlockFile: 'deploy/nginx-subpath.conf' });
+    try {
+      const result = await verify(new URL('my-app/', host.url).href, base);
+      assert.equal(result.stderr, []);
+      assert.match(result.stdout.join('\n'), new RegExp(`^verify: OK, ${audit(base).files.length + 1} files`));
+      assert.is(result.code, 0);
+      const missing = await fetch(new URL('my-app/no-such-screen/', host.url));
+      assert.is(missing.status, 404);
+      assert.is(await missing.text(), readFileSync(path.join(base, '404.html'), 'utf8'), "the app's own not-found page");
+      assert.is(missing.headers.get('x-frame-options'), 'DENY');
+    } finally {
+      await host.close();
+    }
+  },
+);
+
 wrong.run();
 
 const bytesOnly = suite('npm run verify --bytes-only: hosts that send no headers (python), issue 50');

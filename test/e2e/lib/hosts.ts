@@ -62,18 +62,24 @@ export interface HostOptions {
   intercept?: Intercept;
   pace?: Pace;
   editServerBlock?: (serverBlock: string) => string;
+  /** nginx's server block: deploy/nginx.conf unless told (deploy/nginx-subpath.conf). */
+  serverBlockFile?: string;
   /** The preview server's security headers for a root, where it is an older release served with those of its time. */
   securityOf?: (root: string) => Record<string, string> | undefined;
 }
 
 /** Starts a host of the given kind serving `dir` on a free loopback port. */
-export function startHost(kind: HostKind, dir: string, { intercept, pace, editServerBlock, securityOf }: HostOptions = {}): Promise<Host> {
+export function startHost(
+  kind: HostKind,
+  dir: string,
+  { intercept, pace, editServerBlock, serverBlockFile, securityOf }: HostOptions = {},
+): Promise<Host> {
   if ((intercept || pace || securityOf) && kind !== 'preview')
     throw new Error('only the preview server can intercept or pace requests, or send the headers of an older release');
-  if (editServerBlock && kind !== 'nginx') throw new Error('only nginx has a server block to edit');
+  if ((editServerBlock || serverBlockFile) && kind !== 'nginx') throw new Error('only nginx has a server block to edit');
   if (kind === 'preview') return startPreview(dir, { intercept, pace, securityOf });
   if (kind === 'pages') return startPages(dir);
-  return kind === 'nginx' ? startNginx(dir, editServerBlock) : startPython(dir);
+  return kind === 'nginx' ? startNginx(dir, editServerBlock, serverBlockFile) : startPython(dir);
 }
 
 /** A preview-server intercept that can keep a file's GETs waiting, and the switches a test holds it with. */
@@ -235,11 +241,12 @@ export function nginxConfig(
   port: number,
   editServerBlock = (serverBlock: string) => serverBlock,
   workersAs?: string,
+  serverBlockFile = 'deploy/nginx.conf',
 ): string {
-  const shipped = editServerBlock(readFileSync(path.join(process.cwd(), 'deploy/nginx.conf'), 'utf8'));
+  const shipped = editServerBlock(readFileSync(path.join(process.cwd(), serverBlockFile), 'utf8'));
   const server = shipped.replace(/^(\s*)listen [^;]+;/m, `$1listen 127.0.0.1:${port};`).replace(/^(\s*)root [^;]+;/m, `$1root ${root};`);
   if (!server.includes(`listen 127.0.0.1:${port};`) || !server.includes(`root ${root};`))
-    throw new Error('deploy/nginx.conf has no `listen` or no `root` line to fill in');
+    throw new Error(`${serverBlockFile} has no \`listen\` or no \`root\` line to fill in`);
   return nginxMainConfig(prefix, server, workersAs);
 }
 
@@ -298,12 +305,12 @@ function nginxLog(file: string): Host['log'] {
 }
 
 /** Debian's nginx with the shipped server block, serving a symlink (a deploy swaps it). */
-async function startNginx(dir: string, editServerBlock?: (serverBlock: string) => string): Promise<Host> {
+async function startNginx(dir: string, editServerBlock?: (serverBlock: string) => string, serverBlockFile?: string): Promise<Host> {
   const { link, setRoot } = linkedRoot(dir);
   const prefix = temp();
   for (const name of NGINX_TEMP_FOLDERS) mkdirSync(path.join(prefix, name));
   const port = await freePort();
-  writeFileSync(path.join(prefix, 'nginx.conf'), nginxConfig(prefix, link, port, editServerBlock));
+  writeFileSync(path.join(prefix, 'nginx.conf'), nginxConfig(prefix, link, port, editServerBlock, undefined, serverBlockFile));
   const child = await spawnNginx(prefix, port);
   const accessLog = path.join(prefix, 'access.log');
   return {
