@@ -144,6 +144,12 @@ const cases: Case[] = [
     line: `${PROBE_FILE}:5:14: prerendering /${PROBE.name}/ threw ReferenceError: window is not defined`,
   },
   {
+    what: '"networkOnly" written with the base in it (the paths are relative to the base)',
+    args: ['--base', '/my-app/'],
+    change: (dir) => editPackageJson(dir, (pkg) => ({ ...pkg, networkOnly: ['/.well-known/', '/my-app/api/'] })),
+    line: 'package.json "networkOnly" has "/my-app/api/", which starts with the base /my-app/: its paths are relative to the base (write "/api/")',
+  },
+  {
     what: 'a screen importing a file of a kind the build does not know (.psd)',
     change: (dir) => {
       write(dir, `src/ui/screens/${PROBE.name}/logo.psd`, 'not an image a browser draws\n');
