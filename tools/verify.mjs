@@ -9,12 +9,8 @@
 // one Content-Security-Policy, the table's, which each page's own <meta> policy must match. A
 // redirect is followed only to another URL of the same file on the same origin (Cloudflare Pages
 // answers `/404.html` with a 308 to `/404`): there the bytes and headers a visitor gets are
-// checked. The build's base must be the URL's path, or the worker would control another scope
-// than the pages it precaches. Prints one line per problem, then a summary. `--bytes-only`, for hosts
-// that set no headers (python's http.server, S3 without metadata, GitHub Pages): the bytes, their
-// hashes and the worker's scope are checked as always; each header or type the host does not send
-// as promised is one WARNING line (per header, with how many files), and the exit code is 0 when
-// every byte matches.
+// checked; and the worker's scope (the build's base is the URL's path). One line per problem, then
+// a summary; `--bytes-only` makes headers and types warnings (tools/verify/bytes-only.mjs).
 // Exit 0: everything matches; 1: problems; 2: the site could not be checked at all (bad or
 // unreachable URL, no local build). Node only, no browser; bounded: a timeout per request and a
 // few requests at a time.
@@ -23,7 +19,8 @@ import path from 'node:path';
 import { HEADERS_FILE, headersFor, urlPathsOf } from './headers.mjs';
 import { DEV_WORKER_MARK } from './serve/dev-worker.mjs';
 import { sri } from './sri.mjs';
-import { policyProblem, typeProblem } from './verify/browser-checks.mjs';
+import { PROBLEM_NAMES, policyProblem, typeProblem } from './verify/browser-checks.mjs';
+import { HEADER_KINDS, scopeProblem, warningLines } from './verify/bytes-only.mjs';
 
 const USAGE = 'usage: npm run verify -- <http(s) URL of the deployed site> [--dist DIR] [--bytes-only]';
 /** How long one request may take, headers and body. */
@@ -73,57 +70,6 @@ function parseArgs(argv) {
   url.search = '';
   url.hash = '';
   return { base: url, dist: path.resolve(dist), bytesOnly };
-}
-
-/**
- * A SCOPE problem when the build was made for another base than the URL's path: its worker, served
- * at the URL's path, would control that path while its precache and every link name the build's
- * base. The build's base is where its precache manifest puts audit.json (tools/build/precache-manifest.mjs).
- * @param {URL} base
- * @param {string} dist
- * @returns {Promise<Problem[]>}
- */
-async function scopeProblem(base, dist) {
-  let manifest;
-  try {
-    manifest = JSON.parse(await fs.readFile(path.join(dist, 'precache.json'), 'utf8'));
-  } catch {
-    return [];
-  }
-  const built = Object.keys(manifest)
-    .find((urlPath) => urlPath.endsWith('/audit.json'))
-    ?.slice(0, -'audit.json'.length);
-  if (built === undefined || built === base.pathname) return [];
-  return [
-    {
-      kind: 'scope',
-      line: `SCOPE sw.js: dist/ is built for --base ${built}, served at ${base.pathname}: its worker would control ${base.pathname} and precache ${built}; build with --base ${base.pathname}`,
-    },
-  ];
-}
-
-/** The kinds of problem `--bytes-only` reports as warnings: what the host sends beside the bytes. */
-const HEADER_KINDS = ['header', 'type'];
-
-/**
- * The warnings of `--bytes-only`: one line per header (or type) and what is wrong with it, with
- * how many files and the first of them, instead of one line per file.
- * @param {Problem[]} problems header and type problems, `KIND file: what`
- * @returns {string[]}
- */
-function warningLines(problems) {
-  /** @type {Map<string, string[]>} */
-  const byWhat = new Map();
-  for (const { line } of problems) {
-    const match = /^(\w+) (\S+?)(?: \([^)]*\))?: (.*)$/.exec(line);
-    const [what, file] = match ? [`${match[1]} ${match[3]}`, match[2]] : [line, ''];
-    byWhat.set(what, [...(byWhat.get(what) ?? []), file]);
-  }
-  return [...byWhat].map(([what, files]) => {
-    const [kind, ...rest] = what.split(' ');
-    const where = files.length === 1 ? files[0] : `${files.length} files, ${files[0]} first`;
-    return `WARNING ${kind} (${where}): ${rest.join(' ')}`;
-  });
 }
 
 /**
@@ -405,16 +351,7 @@ function summary(base, audit, results, problems, warnings = 0) {
   /** @type {Partial<Record<Problem['kind'], number>>} */
   const counts = {};
   for (const { kind } of problems) counts[kind] = (counts[kind] ?? 0) + 1;
-  /** @type {Record<Problem['kind'], string>} */
-  const names = {
-    missing: 'missing',
-    altered: 'altered',
-    type: 'wrong type',
-    header: 'wrong header',
-    unreachable: 'unreachable',
-    scope: 'wrong scope',
-  };
-  const parts = Object.entries(counts).map(([kind, n]) => `${n} ${names[/** @type {Problem['kind']} */ (kind)]}`);
+  const parts = Object.entries(counts).map(([kind, n]) => `${n} ${PROBLEM_NAMES[/** @type {Problem['kind']} */ (kind)]}`);
   return `verify: FAILED, ${problems.length} problem${problems.length === 1 ? '' : 's'} (${parts.join(', ')}) in ${what}${note}`;
 }
 

@@ -7,6 +7,20 @@ import { HEADER_ONLY_DIRECTIVES, MANIFEST_TYPE } from '../headers.mjs';
  * One problem verify reports: its kind (for the summary's counts) and its line.
  * @typedef {{ kind: 'missing' | 'altered' | 'type' | 'header' | 'unreachable' | 'scope', line: string }} Problem
  */
+
+/**
+ * Each kind of problem as the summary counts it.
+ * @type {Record<Problem['kind'], string>}
+ */
+export const PROBLEM_NAMES = {
+  missing: 'missing',
+  altered: 'altered',
+  type: 'wrong type',
+  header: 'wrong header',
+  unreachable: 'unreachable',
+  scope: 'wrong scope',
+};
+
 /**
  * What a host sent for one request that found the file: its headers, the encoding it sent and the
  * decoded body.
