@@ -584,7 +584,7 @@ for (const [index, build] of BUILDS.entries()) {
   );
 
   scenario(
-    '14. media under /my-app/ on python: imported SVG and PNG show, a sound and a video from static/ play and seek, with the server down',
+    '14. media under /my-app/ on python: imported SVG, PNG and font show, a sound and a video from static/ play and seek, with the server down',
     async () => {
       // python serving a folder that holds my-app/: the media variant, built with --base /my-app/.
       const media = site(build, 'media');
@@ -612,6 +612,13 @@ for (const [index, build] of BUILDS.entries()) {
         (await images()).map((image) => image.src?.replace(/-[A-Z0-9]{8}\./, '-HASH.')),
         ['/my-app/assets/mark-HASH.svg', '/my-app/assets/dot-HASH.png'],
       );
+      // The font the screen's stylesheet imports: "X" is two ems wide in it, under 1 em in any fallback.
+      const font = await tab.evaluate(async () => {
+        const faces = await document.fonts.load('16px "Offline Shell Fixture"', 'X');
+        const sample = document.querySelector('.media-fixture .fixture-font');
+        return { faces: faces.length, width: sample?.getBoundingClientRect().width ?? 0 };
+      });
+      assert.ok(font.faces === 1 && font.width >= 120, `the imported font renders offline: ${JSON.stringify(font)}`);
       for (const [selector, target] of [
         ['audio', 3],
         ['video', 1.5],

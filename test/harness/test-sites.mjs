@@ -26,6 +26,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runInGroup } from './process-group.mjs';
 import { needsFixtureScreens } from './field-screen.mjs';
+import { fixtureFontWoff2 } from './fixture-font.mjs';
 
 /** @typedef {'react' | 'preact'} BuildName */
 /** @typedef {'v1' | 'v2' | 'kill' | 'renamed' | 'base' | 'base2' | 'released' | 'released-base' | 'form' | 'form-v2' | 'form-kill' | 'media'} Variant */
@@ -233,7 +234,8 @@ export function toneWav(seconds) {
 export const MEDIA_FIXTURE = 'test/fixtures/media';
 
 /**
- * Adds the media fixture to a copy of the project: its screen (with the images it imports) in
+ * Adds the media fixture to a copy of the project: its screen (with the images, the stylesheet and
+ * the generated font it imports) in
  * src/ui/screens/, its video, a generated 4-second sound and their captions in static/fixture-media/.
  * @param {string} root
  * @param {string} dir
@@ -242,6 +244,7 @@ function addMediaFixture(root, dir) {
   const fixture = path.join(root, MEDIA_FIXTURE);
   cpSync(path.join(fixture, 'media-fixture.tsx'), path.join(dir, 'src/ui/screens/media-fixture.tsx'));
   cpSync(path.join(fixture, 'media-fixture'), path.join(dir, 'src/ui/screens/media-fixture'), { recursive: true });
+  writeFileSync(path.join(dir, 'src/ui/screens/media-fixture/fixture.woff2'), fixtureFontWoff2());
   mkdirSync(path.join(dir, 'static/fixture-media'), { recursive: true });
   cpSync(path.join(fixture, 'clip.webm'), path.join(dir, 'static/fixture-media/clip.webm'));
   writeFileSync(path.join(dir, 'static/fixture-media/tone.wav'), toneWav(4));
