@@ -1,6 +1,7 @@
 // The nginx configurations in deploy/, generated from the one header table (tools/headers.mjs):
-// `node deploy/nginx.mjs --nginx > deploy/nginx.conf` and `node deploy/nginx.mjs --nginx-https >
-// deploy/nginx-https.conf` after a change to the table; a unit test fails when either drifts.
+// `node deploy/nginx.mjs --nginx > deploy/nginx.conf`, `node deploy/nginx.mjs --nginx-https >
+// deploy/nginx-https.conf` and `node deploy/nginx.mjs --nginx-subpath > deploy/nginx-subpath.conf`
+// after a change to the table; a unit test fails when any drifts.
 import {
   CACHE_CONTROL,
   HASHED_ASSET_PATTERN,
@@ -24,14 +25,20 @@ const addHeaders = (headers, indent) =>
     return `${indent}add_header ${name} "${value.replaceAll('"', '\\"')}"${always};`;
   });
 
+/** The sub-path deploy/nginx-subpath.conf serves the app under (a build with `--base /my-app/`). */
+export const SUBPATH_BASE = '/my-app/';
+
 /**
  * The lines of a server block after `listen`: the site itself (root, compression, routes) and
  * headersFor()'s headers, with `extraHeaders` (HSTS over HTTPS) on every answer. nginx's
  * `add_header` is inherited only by a level that has none of its own, so every location repeats
- * the whole set.
+ * the whole set. Under a `base` other than `/`, `root` is the folder that holds the build as
+ * `<base>` (the URL path is the folder's), the app's location is the base, and its 404.html the
+ * not-found page.
  * @param {Record<string, string>} [extraHeaders]
+ * @param {string} [base]
  */
-function nginxSiteLines(extraHeaders = {}) {
+function nginxSiteLines(extraHeaders = {}, base = '/') {
   const i1 = NGINX_INDENT;
   const i2 = NGINX_INDENT.repeat(2);
   /**
@@ -45,8 +52,15 @@ function nginxSiteLines(extraHeaders = {}) {
     ...addHeaders({ ...headers, ...extraHeaders }, i2),
     `${i1}}`,
   ];
+  const root =
+    base === '/'
+      ? [`${i1}root /srv/offline-shell/dist;`]
+      : [
+          `${i1}# The folder that holds the build as ${base.slice(1)} (cp -r dist /srv/www${base.slice(0, -1)}): URL paths are its paths.`,
+          `${i1}root /srv/www;`,
+        ];
   return [
-    `${i1}root /srv/offline-shell/dist;`,
+    ...root,
     `${i1}index index.html;`,
     `${i1}# Redirects (/status -> /status/) name no host or port: right behind a proxy or a TLS terminator too.`,
     `${i1}absolute_redirect off;`,
@@ -62,9 +76,10 @@ function nginxSiteLines(extraHeaders = {}) {
     '',
     `${i1}# One file per route (status/index.html), so no rewrites; unknown paths get the app's 404 page.`,
     `${i1}try_files $uri $uri/ =404;`,
-    `${i1}error_page 404 /404.html;`,
+    `${i1}error_page 404 ${base}404.html;`,
     '',
-    ...location('/', headersFor('/')),
+    ...(base === '/' ? [] : [`${i1}# Other paths of this server are not the app's: give them locations of their own.`]),
+    ...location(base, headersFor(base)),
     '',
     // Quoted: the braces of `{8,}` would otherwise end the directive.
     ...location(`~ "${HASHED_ASSET_PATTERN}"`, { 'Cache-Control': CACHE_CONTROL.immutable, ...SECURITY_HEADERS }),
@@ -89,6 +104,26 @@ export function nginxServerBlock() {
     `${i1}listen 80;`,
     `${i1}server_name _;`,
     ...nginxSiteLines(),
+    '}',
+    '',
+  ].join('\n');
+}
+
+/**
+ * deploy/nginx-subpath.conf: one plain-HTTP server block serving a `--base /my-app/` build at
+ * /my-app/, with the same headers as headersFor() and the app's own 404.html under the base.
+ */
+export function nginxSubpathServerBlock() {
+  const i1 = NGINX_INDENT;
+  return [
+    `# offline-shell on nginx under a sub-path (npm run build -- --base ${SUBPATH_BASE}): a server block to`,
+    "# include inside `http { }` (after mime.types, as Debian's /etc/nginx/nginx.conf does for",
+    '# sites-enabled/). Generated from tools/headers.mjs: `node deploy/nginx.mjs --nginx-subpath >',
+    `# deploy/nginx-subpath.conf\`. For another base, replace ${SUBPATH_BASE} everywhere and build with it.`,
+    'server {',
+    `${i1}listen 80;`,
+    `${i1}server_name _;`,
+    ...nginxSiteLines({}, SUBPATH_BASE),
     '}',
     '',
   ].join('\n');
@@ -136,13 +171,14 @@ export function nginxHttpsConfig() {
 const GENERATORS = {
   '--nginx': nginxServerBlock,
   '--nginx-https': nginxHttpsConfig,
+  '--nginx-subpath': nginxSubpathServerBlock,
 };
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const generate = GENERATORS[process.argv[2]];
   if (!generate) {
     console.error(
-      'usage: node deploy/nginx.mjs --nginx > deploy/nginx.conf\n       node deploy/nginx.mjs --nginx-https > deploy/nginx-https.conf',
+      'usage: node deploy/nginx.mjs --nginx > deploy/nginx.conf\n       node deploy/nginx.mjs --nginx-https > deploy/nginx-https.conf\n       node deploy/nginx.mjs --nginx-subpath > deploy/nginx-subpath.conf',
     );
     process.exit(2);
   }

@@ -28,7 +28,7 @@ import { listScreens } from './screens.mjs';
  * @property {PackageJson & { name: string }} pkg package.json as read (its name checked)
  * @property {Identity} identity the name, display name and base
  * @property {string} description package.json `description` (the display name without one): the page's and the manifest's
- * @property {string[]} networkOnly path prefixes the worker never answers for
+ * @property {string[]} networkOnly path prefixes under the base the worker never answers for
  * @property {string[]} claimedPaths path prefixes under the base whose every navigation the worker answers
  * @property {number} stallSeconds how long a download may make no progress before it is asked again
  * @property {Record<string, number>} budgets gzip budgets in bytes, by group
@@ -83,35 +83,46 @@ export function checkedBase(base) {
 }
 
 /**
- * Checks package.json `networkOnly` (path prefixes the worker never answers for: ACME,
- * server-side pages); returns the list, [] when absent.
+ * Checks package.json `networkOnly` (path prefixes the worker never answers for: an API, ACME,
+ * server-side pages), relative to the base like `claimedPaths`: `/.well-known/` is
+ * /my-app/.well-known/ under --base /my-app/. Returns the list, [] when absent.
  * @param {PackageJson} pkg
+ * @param {string} [base]
  * @returns {string[]}
  */
-export function networkOnlyOf(pkg) {
-  return pathPrefixesOf(pkg, 'networkOnly');
+export function networkOnlyOf(pkg, base = '/') {
+  return pathPrefixesOf(pkg, 'networkOnly', base);
 }
 
 /**
  * Checks package.json `claimedPaths` (path prefixes under the base where every navigation is the
  * app's, even one its version does not know: `["/"]` claims every path); returns [] when absent.
  * @param {PackageJson} pkg
+ * @param {string} [base]
  * @returns {string[]}
  */
-export function claimedPathsOf(pkg) {
-  return pathPrefixesOf(pkg, 'claimedPaths');
+export function claimedPathsOf(pkg, base = '/') {
+  return pathPrefixesOf(pkg, 'claimedPaths', base);
 }
 
 /**
- * A package.json field that lists path prefixes, checked; [] when absent.
+ * A package.json field that lists path prefixes relative to the base, checked; [] when absent.
+ * One convention for every such field: a prefix that already starts with the base (the absolute
+ * form, `/my-app/api/` under --base /my-app/) is refused, since it would mean /my-app/my-app/api/.
  * @param {PackageJson} pkg
  * @param {'networkOnly' | 'claimedPaths'} field
+ * @param {string} base
  * @returns {string[]}
  */
-function pathPrefixesOf(pkg, field) {
+function pathPrefixesOf(pkg, field, base) {
   const prefixes = pkg[field] ?? [];
   const valid = Array.isArray(prefixes) && prefixes.every((prefix) => typeof prefix === 'string' && prefix.startsWith('/'));
   if (!valid) throw new BuildError(`package.json "${field}" must be a list of path prefixes starting with "/"`);
+  const absolute = base === '/' ? undefined : prefixes.find((prefix) => prefix.startsWith(base));
+  if (absolute !== undefined)
+    throw new BuildError(
+      `package.json "${field}" has ${JSON.stringify(absolute)}, which starts with the base ${base}: its paths are relative to the base (write ${JSON.stringify(`/${absolute.slice(base.length)}`)})`,
+    );
   return prefixes;
 }
 
@@ -128,8 +139,8 @@ export function stallSecondsOf(pkg) {
   return seconds;
 }
 
-/** The budgets a build measures (tools/build/budgets.mjs): the worker, the page's JS (React or Preact build), CSS, our own code. */
-export const BUDGET_KEYS = ['sw.js', 'js', 'js.preact', 'css', 'app'];
+/** The budgets a build measures (tools/build/budgets.mjs): the worker, the page's JS (React or Preact build), CSS, our own code, imported files. */
+export const BUDGET_KEYS = ['sw.js', 'js', 'js.preact', 'css', 'app', 'assets'];
 
 /**
  * Checks package.json `budgets` (gzip bytes per group, each optional); returns them, {} when absent.
@@ -185,8 +196,8 @@ export async function readConfig(root, { base = '/' } = {}) {
     pkg: { ...pkg, name: identity.__APP_NAME__ },
     identity,
     description: appDescription(pkg, identity),
-    networkOnly: networkOnlyOf(pkg),
-    claimedPaths: claimedPathsOf(pkg),
+    networkOnly: networkOnlyOf(pkg, identity.__BASE__),
+    claimedPaths: claimedPathsOf(pkg, identity.__BASE__),
     stallSeconds: stallSecondsOf(pkg),
     budgets: budgetsOf(pkg),
     screens,

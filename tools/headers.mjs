@@ -37,8 +37,9 @@ export const TRUSTED_TYPES_POLICIES = ['service-worker-url'];
 /**
  * The Content-Security-Policy, directive by directive. It starts from nothing (`default-src 'none'`)
  * and allows exactly what the app loads, all from its own origin and nothing inline: its hashed
- * script and stylesheet, the icons, fetch() (audit.json, the reconnect probe, the worker's
- * precache), the web app manifest and the service worker. Beyond fetching (CSP Level 3):
+ * script and stylesheet, the icons and images, the sounds and videos (`<audio>`, `<video>`) and
+ * fonts a builder ships in static/ or imports, fetch() (audit.json, the reconnect probe, the
+ * worker's precache), the web app manifest and the service worker. Beyond fetching (CSP Level 3):
  * `frame-ancestors 'none'` forbids framing (a hidden frame could trick a click on "Delete"),
  * `base-uri 'none'` forbids a `<base>` that would move every relative URL, `form-action 'none'`
  * forbids form submissions (the app posts none). Trusted Types (`require-trusted-types-for 'script'`):
@@ -52,6 +53,8 @@ export const CONTENT_SECURITY_POLICY = {
   'script-src': "'self'",
   'style-src': "'self'",
   'img-src': "'self'",
+  'media-src': "'self'",
+  'font-src': "'self'",
   'connect-src': "'self'",
   'manifest-src': "'self'",
   'worker-src': "'self'",
@@ -168,7 +171,17 @@ export const CONTENT_TYPES = {
   '.png': 'image/png',
   '.svg': 'image/svg+xml',
   '.ico': 'image/x-icon',
+  '.jpg': 'image/jpeg',
+  '.jpeg': 'image/jpeg',
+  '.webp': 'image/webp',
+  '.avif': 'image/avif',
+  '.gif': 'image/gif',
   '.woff2': 'font/woff2',
+  '.wav': 'audio/wav',
+  '.mp3': 'audio/mpeg',
+  '.mp4': 'video/mp4',
+  '.webm': 'video/webm',
+  '.vtt': 'text/vtt; charset=utf-8',
 };
 
 /**

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npm run verify -- <URL> [--dist DIR]`: is what is live at URL what was built into dist/?
+// `npm run verify -- <URL> [--dist DIR] [--bytes-only]`: is what is live at URL what was built into dist/?
 // Fetches every file dist/audit.json lists (under URL's path, so a site served under a sub-path
 // is checked there) three times, as identity, gzip and brotli (a host may keep a precompressed
 // copy beside each file and send it instead: each copy is a deploy of its own), compares each
@@ -9,7 +9,8 @@
 // one Content-Security-Policy, the table's, which each page's own <meta> policy must match. A
 // redirect is followed only to another URL of the same file on the same origin (Cloudflare Pages
 // answers `/404.html` with a 308 to `/404`): there the bytes and headers a visitor gets are
-// checked. Prints one line per problem, then a summary.
+// checked; and the worker's scope (the build's base is the URL's path). One line per problem, then
+// a summary; `--bytes-only` makes headers and types warnings (tools/verify/bytes-only.mjs).
 // Exit 0: everything matches; 1: problems; 2: the site could not be checked at all (bad or
 // unreachable URL, no local build). Node only, no browser; bounded: a timeout per request and a
 // few requests at a time.
@@ -18,9 +19,10 @@ import path from 'node:path';
 import { HEADERS_FILE, headersFor, urlPathsOf } from './headers.mjs';
 import { DEV_WORKER_MARK } from './serve/dev-worker.mjs';
 import { sri } from './sri.mjs';
-import { policyProblem, typeProblem } from './verify/browser-checks.mjs';
+import { PROBLEM_NAMES, policyProblem, typeProblem } from './verify/browser-checks.mjs';
+import { HEADER_KINDS, scopeProblem, warningLines } from './verify/bytes-only.mjs';
 
-const USAGE = 'usage: npm run verify -- <http(s) URL of the deployed site> [--dist DIR]';
+const USAGE = 'usage: npm run verify -- <http(s) URL of the deployed site> [--dist DIR] [--bytes-only]';
 /** How long one request may take, headers and body. */
 const TIMEOUT_MS = 10_000;
 /** Requests in flight at once: enough to be quick, few enough for any host's rate limits. */
@@ -47,9 +49,11 @@ class CannotVerify extends Error {}
  */
 function parseArgs(argv) {
   let dist = 'dist';
+  let bytesOnly = false;
   const rest = [];
   for (let i = 0; i < argv.length; i++) {
     if (argv[i] === '--dist' && argv[i + 1]) dist = argv[++i];
+    else if (argv[i] === '--bytes-only') bytesOnly = true;
     else rest.push(argv[i]);
   }
   if (rest.length !== 1) throw new CannotVerify(USAGE);
@@ -65,7 +69,7 @@ function parseArgs(argv) {
   if (!url.pathname.endsWith('/')) url.pathname += '/';
   url.search = '';
   url.hash = '';
-  return { base: url, dist: path.resolve(dist) };
+  return { base: url, dist: path.resolve(dist), bytesOnly };
 }
 
 /**
@@ -335,19 +339,19 @@ function encodingCounts(results) {
  * @param {FileResult[]} results
  * @param {Problem[]} problems
  */
-function summary(base, audit, results, problems) {
+function summary(base, audit, results, problems, warnings = 0) {
   const what = `${results.length} files of version ${audit.version} (${audit.build} build) at ${base.href}`;
   const redirected = results.filter((result) => result.redirectedTo).map((result) => `${result.path} to ${result.redirectedTo}`);
   // Said, not hidden: what was checked for those files is what the redirect leads to.
   const note = redirected.length ? `; the host redirects ${redirected.join(', ')} (checked there)` : '';
+  if (!problems.length && warnings)
+    return `verify: OK (bytes only), ${what}: every SHA-384 matches dist/ in every encoding sent (${encodingCounts(results)}), and the worker's scope is the site's path; ${warnings} warning${warnings === 1 ? '' : 's'} about headers and types the host does not send as promised${note}`;
   if (!problems.length)
     return `verify: OK, ${what}: every SHA-384 matches dist/ in every encoding sent (${encodingCounts(results)}), every file has the type a browser needs, and every promised header is sent, with one Content-Security-Policy, the table's${note}`;
   /** @type {Partial<Record<Problem['kind'], number>>} */
   const counts = {};
   for (const { kind } of problems) counts[kind] = (counts[kind] ?? 0) + 1;
-  /** @type {Record<Problem['kind'], string>} */
-  const names = { missing: 'missing', altered: 'altered', type: 'wrong type', header: 'wrong header', unreachable: 'unreachable' };
-  const parts = Object.entries(counts).map(([kind, n]) => `${n} ${names[/** @type {Problem['kind']} */ (kind)]}`);
+  const parts = Object.entries(counts).map(([kind, n]) => `${n} ${PROBLEM_NAMES[/** @type {Problem['kind']} */ (kind)]}`);
   return `verify: FAILED, ${problems.length} problem${problems.length === 1 ? '' : 's'} (${parts.join(', ')}) in ${what}${note}`;
 }
 
@@ -363,7 +367,7 @@ async function refuseDevBuild(base) {
 }
 
 async function main() {
-  const { base, dist } = parseArgs(process.argv.slice(2));
+  const { base, dist, bytesOnly } = parseArgs(process.argv.slice(2));
   const local = await readLocalAudit(dist);
   // The site's own audit.json first: if that cannot be fetched at all, nothing can.
   const first = await fetchFile(new URL('audit.json', base), 'identity');
@@ -371,9 +375,12 @@ async function main() {
   await refuseDevBuild(base);
   const files = [...local.audit.files, { path: 'audit.json', bytes: local.bytes.length, sha384: sri(local.bytes) }];
   const results = await mapLimited(files, CONCURRENCY, (file) => checkFile(base, file));
-  const problems = results.flatMap((result) => result.problems);
+  const found = [...(await scopeProblem(base, dist)), ...results.flatMap((result) => result.problems)];
+  const problems = bytesOnly ? found.filter((problem) => !HEADER_KINDS.includes(problem.kind)) : found;
+  const warnings = bytesOnly ? warningLines(found.filter((problem) => HEADER_KINDS.includes(problem.kind))) : [];
   for (const { line } of problems) console.log(line);
-  console.log(summary(base, local.audit, results, problems));
+  for (const line of warnings) console.log(line);
+  console.log(summary(base, local.audit, results, problems, warnings.length));
   return problems.length ? 1 : 0;
 }
 

@@ -24,11 +24,15 @@ export const MANIFEST_URL = withBase('/precache.json');
 /** SRI hash of the manifest's bytes. */
 export const MANIFEST_INTEGRITY: string = __MANIFEST_INTEGRITY__;
 
-/** Path prefixes that always go to the network (package.json `networkOnly`: ACME, server pages). */
+/**
+ * URL path prefixes that always go to the network (package.json `networkOnly`: ACME, server
+ * pages). package.json writes them relative to the base, as `claimedPaths`; the build puts both
+ * under it (`/.well-known/` is /my-app/.well-known/ under --base /my-app/).
+ */
 export const NETWORK_ONLY: readonly string[] = __NETWORK_ONLY__;
 
 /**
- * Path prefixes under the base where every navigation is the app's, one this version does not
+ * URL path prefixes under the base where every navigation is the app's, one this version does not
  * know answered with its not-found page even online (package.json `claimedPaths`; `["/"]`: every
  * path). Elsewhere the worker answers only its version's own routes.
  */

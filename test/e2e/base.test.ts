@@ -85,6 +85,17 @@ for (const build of BUILDS) {
       'no request outside the base',
     );
 
+    // package.json's "networkOnly" (["/.well-known/"]) is relative to the base: offline, where an
+    // unknown path under the base got the cached not-found page above, /my-app/.well-known/ is the
+    // network's to answer, and fails.
+    assert.is(
+      await page.goto(new URL('.well-known/security.txt', app).href).then(
+        () => 'answered',
+        () => 'failed',
+      ),
+      'failed',
+    );
+
     // Outside the base the worker answers nothing: offline, the other site's page fails.
     assert.is(
       await page.goto(host.url).then(

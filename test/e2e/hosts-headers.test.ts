@@ -5,7 +5,8 @@
 // page also carries its own policy in a <meta> (for hosts that send no headers): the build writes
 // it into each HTML file, and each host's page answers carry it beside the header, the same policy
 // without the directives a meta element cannot carry.
-import { readFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { chmodSync, readdirSync, readFileSync } from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
@@ -13,9 +14,9 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { HEADER_ONLY_DIRECTIVES, META_CONTENT_SECURITY_POLICY } from '../../tools/headers.mjs';
 import { beforeAllTests } from './lib/hooks';
-import { startHost, type Host, type HostKind } from './lib/hosts';
+import { startHost, startNginxUnprivileged, type Host, type HostKind } from './lib/hosts';
 import { ROUTES } from './lib/screens';
-import { audit, BUILDS, site } from './lib/site';
+import { audit, BUILDS, cleanup, site, temp } from './lib/site';
 import { present } from '../present';
 
 /** What one request got: status, headers (lower-case names), and the body as sent (not decoded). */
@@ -107,7 +108,7 @@ const PROMISED = [
 ];
 /** The policy the README promises, spelled out: a change to the table must change this too. */
 const CSP =
-  "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; manifest-src 'self'; worker-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'; require-trusted-types-for 'script'; trusted-types service-worker-url";
+  "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; media-src 'self'; font-src 'self'; connect-src 'self'; manifest-src 'self'; worker-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'; require-trusted-types-for 'script'; trusted-types service-worker-url";
 const HEADER_HOSTS: HostKind[] = ['preview', 'nginx', 'pages'];
 
 /** The policies of a page's `<meta http-equiv="Content-Security-Policy">` elements, in document order. */
@@ -284,3 +285,40 @@ for (const build of BUILDS) {
     test.run();
   }
 }
+
+const copied = suite<{ parent: string; dir: string }>('a copy of the build on nginx whose workers run as nobody (issue 50)');
+beforeAllTests(copied, (context) => {
+  // A folder others may enter, as /srv or /var/www is (temp() makes its own 0700).
+  context.parent = temp();
+  chmodSync(context.parent, 0o755);
+  context.dir = site('react', 'v1');
+});
+copied.after(cleanup);
+
+for (const [how, copy] of [
+  ['cp -r', (from: string, to: string) => ['cp', '-r', from, to]],
+  ['rsync -a', (from: string, to: string) => ['rsync', '-a', `${from}/`, `${to}/`]],
+] as const) {
+  copied(`a ${how} copy answers 200 for every file in audit.json`, async ({ parent, dir }) => {
+    const served = path.join(parent, how.replace(/\W/g, ''));
+    const [command, ...args] = copy(dir, served);
+    const copying = spawnSync(command, args, { encoding: 'utf8' });
+    assert.is(copying.status, 0, copying.stderr);
+    const nginx = await startNginxUnprivileged(served);
+    try {
+      assert.equal(nginx.workerUsers(), ['nobody'], 'one worker, as nobody');
+      const statuses: Record<string, number> = {};
+      for (const { path: file } of audit(served).files) statuses[file] = (await fetch(new URL(file, nginx.url))).status;
+      const failing = Object.entries(statuses).filter(([, status]) => status !== 200);
+      assert.ok(Object.keys(statuses).length > 10, 'every file of a whole site');
+      assert.equal(failing, [], 'every file 200');
+      // The same nginx refuses a file its worker may not read: the 200s above are the modes' doing.
+      for (const name of readdirSync(served).filter((entry) => entry.startsWith('robots.txt'))) chmodSync(path.join(served, name), 0o600);
+      assert.is((await fetch(new URL('robots.txt', nginx.url))).status, 403);
+    } finally {
+      await nginx.close();
+    }
+  });
+}
+
+copied.run();

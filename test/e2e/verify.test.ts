@@ -19,9 +19,9 @@ import { alterRepresentation, appScript, audit, brokenCopy, BUILDS, copySite, re
 import { present } from '../present';
 
 /** Runs the verify tool as a user does (asynchronously: the preview server answers in this process). */
-function verify(url: string, dist: string): Promise<{ code: number | null; stdout: string[]; stderr: string[] }> {
+function verify(url: string, dist: string, ...options: string[]): Promise<{ code: number | null; stdout: string[]; stderr: string[] }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['tools/verify.mjs', url, '--dist', dist], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['tools/verify.mjs', url, '--dist', dist, ...options], { stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk) => (stdout += chunk));
@@ -403,4 +403,104 @@ wrong('a sub-path deploy (--base /my-app/) on nginx passes when given its base U
   }
 });
 
+wrong(
+  "deploy/nginx-subpath.conf serving a folder that holds my-app/: verify passes there, and an unknown path is the app's 404.html",
+  async () => {
+    const base = site('react', 'base');
+    const root = path.join(copySite(dist), '..', 'www-subpath');
+    mkdirSync(root);
+    symlinkSync(base, path.join(root, 'my-app'));
+    const host = await startHost('nginx', root, { serverBlockFile: 'deploy/nginx-subpath.conf' });
+    try {
+      const result = await verify(new URL('my-app/', host.url).href, base);
+      assert.equal(result.stderr, []);
+      assert.match(result.stdout.join('\n'), new RegExp(`^verify: OK, ${audit(base).files.length + 1} files`));
+      assert.is(result.code, 0);
+      const missing = await fetch(new URL('my-app/no-such-screen/', host.url));
+      assert.is(missing.status, 404);
+      assert.is(await missing.text(), readFileSync(path.join(base, '404.html'), 'utf8'), "the app's own not-found page");
+      assert.is(missing.headers.get('x-frame-options'), 'DENY');
+    } finally {
+      await host.close();
+    }
+  },
+);
+
 wrong.run();
+
+const bytesOnly = suite('npm run verify --bytes-only: hosts that send no headers (python), issue 50');
+
+bytesOnly('python: every byte matches, so exit 0; each missing header is one WARNING line with its count', async () => {
+  const host = await startHost('python', dist);
+  try {
+    const strict = await verify(host.url, dist);
+    assert.is(strict.code, 1, 'without --bytes-only, the missing headers fail');
+    const result = await verify(host.url, dist, '--bytes-only');
+    assert.equal(result.stderr, []);
+    const summary = present(result.stdout.pop(), 'the summary');
+    assert.match(
+      summary,
+      new RegExp(
+        `^verify: OK \\(bytes only\\), ${fileCount} files of version \\w+ \\(react build\\) at ${host.url}: every SHA-384 matches`,
+      ),
+    );
+    assert.ok(result.stdout.length > 0 && result.stdout.every((line) => line.startsWith('WARNING ')), result.stdout.join('\n'));
+    assert.ok(
+      result.stdout.some(
+        (line) => line.startsWith(`WARNING HEADER (${fileCount} files, `) && line.includes('Content-Security-Policy is missing'),
+      ),
+      'the policy, missing on every file, is one line',
+    );
+    assert.is(result.code, 0);
+  } finally {
+    await host.close();
+  }
+});
+
+bytesOnly('python: one altered byte still fails: one ALTERED line, exit 1', async () => {
+  const altered = brokenCopy(dist, (copy) => {
+    const file = path.join(copy, 'robots.txt');
+    writeFileSync(file, `${readFileSync(file, 'utf8')}# altered\n`);
+  });
+  const host = await startHost('python', altered);
+  try {
+    const result = await verify(host.url, dist, '--bytes-only');
+    assert.equal(
+      result.stdout.filter((line) => !line.startsWith('WARNING ')).map((line) => line.split(':')[0]),
+      ['ALTERED robots.txt (identity)', 'verify'],
+    );
+    assert.match(present(result.stdout.at(-1), 'the summary'), /^verify: FAILED, 1 problem \(1 altered\)/);
+    assert.is(result.code, 1);
+  } finally {
+    await host.close();
+  }
+});
+
+bytesOnly(
+  'python serving a folder that holds my-app/: a --base /my-app/ build passes there, and fails with one SCOPE line at the root',
+  async () => {
+    const base = site('react', 'base');
+    const root = path.join(copySite(dist), '..', 'www-python');
+    mkdirSync(root);
+    symlinkSync(base, path.join(root, 'my-app'));
+    const host = await startHost('python', root);
+    try {
+      const result = await verify(new URL('my-app/', host.url).href, base, '--bytes-only');
+      assert.match(present(result.stdout.at(-1), 'the summary'), `verify: OK (bytes only), ${audit(base).files.length + 1} files`);
+      assert.is(result.code, 0);
+      await host.setRoot(base);
+      const misplaced = await verify(host.url, base, '--bytes-only');
+      assert.ok(
+        misplaced.stdout.includes(
+          'SCOPE sw.js: dist/ is built for --base /my-app/, served at /: its worker would control / and precache /my-app/; build with --base /',
+        ),
+        misplaced.stdout.join('\n'),
+      );
+      assert.is(misplaced.code, 1);
+    } finally {
+      await host.close();
+    }
+  },
+);
+
+bytesOnly.run();

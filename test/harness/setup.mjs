@@ -99,6 +99,13 @@ export function requirements() {
       neededBy: 'the tests of deploy/nginx.conf',
     },
     {
+      what: 'rsync',
+      path: commandPath('rsync'),
+      debianPackage: 'rsync',
+      withoutRecommends: true,
+      neededBy: 'the test of a deploy copied with rsync -a',
+    },
+    {
       what: 'python3',
       path: commandPath('python3'),
       debianPackage: 'python3',

@@ -4,7 +4,8 @@
 // checkout built for the sub-paths /my-app/ (`base`) and /other-app/ (`base2`), the last
 // released version, at the root and under /my-app/ (`released`, `released-base`), to update from,
 // and this checkout with a builder's screens added (test/fixtures/screens/), with its new version
-// and its kill switch (`form`, `form-v2`, `form-kill`).
+// and its kill switch (`form`, `form-v2`, `form-kill`), and with a screen that ships media
+// (test/fixtures/media/: imported images, a sound and a video from static/) under /my-app/ (`media`).
 // Also the one list of what a copy of the project needs to build, for tests that break a copy.
 import { spawnSync } from 'node:child_process';
 import {
@@ -25,9 +26,10 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runInGroup } from './process-group.mjs';
 import { needsFixtureScreens } from './field-screen.mjs';
+import { fixtureFontWoff2 } from './fixture-font.mjs';
 
 /** @typedef {'react' | 'preact'} BuildName */
-/** @typedef {'v1' | 'v2' | 'kill' | 'renamed' | 'base' | 'base2' | 'released' | 'released-base' | 'form' | 'form-v2' | 'form-kill'} Variant */
+/** @typedef {'v1' | 'v2' | 'kill' | 'renamed' | 'base' | 'base2' | 'released' | 'released-base' | 'form' | 'form-v2' | 'form-kill' | 'media'} Variant */
 
 /**
  * The two builds every browser-facing test runs against.
@@ -42,7 +44,20 @@ export const BUILDS = [
  * The versions of each build: this checkout, a new version of it, its kill switch, another name.
  * @type {readonly Variant[]}
  */
-export const VARIANTS = ['v1', 'v2', 'kill', 'renamed', 'base', 'base2', 'released', 'released-base', 'form', 'form-v2', 'form-kill'];
+export const VARIANTS = [
+  'v1',
+  'v2',
+  'kill',
+  'renamed',
+  'base',
+  'base2',
+  'released',
+  'released-base',
+  'form',
+  'form-v2',
+  'form-kill',
+  'media',
+];
 
 /** The sub-path the `base` and `released-base` variants are built for. */
 export const TEST_BASE = '/my-app/';
@@ -191,6 +206,53 @@ function addFixtureScreens(root, dir) {
 }
 
 /**
+ * A WAV file (RIFF, 16-bit PCM, mono, 8 kHz) of a 440 Hz tone `seconds` long: a sound to play and
+ * seek, made here rather than shipped as a binary.
+ * @param {number} seconds
+ */
+export function toneWav(seconds) {
+  const rate = 8000;
+  const samples = Math.round(rate * seconds);
+  const wav = Buffer.alloc(44 + samples * 2);
+  wav.write('RIFF', 0, 'ascii');
+  wav.writeUInt32LE(36 + samples * 2, 4);
+  wav.write('WAVEfmt ', 8, 'ascii');
+  wav.writeUInt32LE(16, 16); // the fmt chunk's size
+  wav.writeUInt16LE(1, 20); // PCM
+  wav.writeUInt16LE(1, 22); // mono
+  wav.writeUInt32LE(rate, 24);
+  wav.writeUInt32LE(rate * 2, 28); // bytes per second
+  wav.writeUInt16LE(2, 32); // bytes per frame
+  wav.writeUInt16LE(16, 34); // bits per sample
+  wav.write('data', 36, 'ascii');
+  wav.writeUInt32LE(samples * 2, 40);
+  for (let i = 0; i < samples; i++) wav.writeInt16LE(Math.round(8000 * Math.sin((2 * Math.PI * 440 * i) / rate)), 44 + i * 2);
+  return wav;
+}
+
+/** The fixture of a screen that ships media (test/fixtures/media/). */
+export const MEDIA_FIXTURE = 'test/fixtures/media';
+
+/**
+ * Adds the media fixture to a copy of the project: its screen (with the images, the stylesheet and
+ * the generated font it imports) in
+ * src/ui/screens/, its video, a generated 4-second sound and their captions in static/fixture-media/.
+ * @param {string} root
+ * @param {string} dir
+ */
+function addMediaFixture(root, dir) {
+  const fixture = path.join(root, MEDIA_FIXTURE);
+  cpSync(path.join(fixture, 'media-fixture.tsx'), path.join(dir, 'src/ui/screens/media-fixture.tsx'));
+  cpSync(path.join(fixture, 'media-fixture'), path.join(dir, 'src/ui/screens/media-fixture'), { recursive: true });
+  writeFileSync(path.join(dir, 'src/ui/screens/media-fixture/fixture.woff2'), fixtureFontWoff2());
+  mkdirSync(path.join(dir, 'static/fixture-media'), { recursive: true });
+  cpSync(path.join(fixture, 'clip.webm'), path.join(dir, 'static/fixture-media/clip.webm'));
+  writeFileSync(path.join(dir, 'static/fixture-media/tone.wav'), toneWav(4));
+  writeFileSync(path.join(dir, 'static/fixture-media/tone.vtt'), 'WEBVTT\n\n00:00.000 --> 00:04.000\n[a steady tone]\n');
+  writeFileSync(path.join(dir, 'static/fixture-media/clip.vtt'), 'WEBVTT\n\n00:00.000 --> 00:02.000\n[a ball moves, no sound]\n');
+}
+
+/**
  * The same app deployed under another package name, for tests of what the name controls.
  * @param {string} dir
  */
@@ -258,10 +320,12 @@ export async function buildTestSites(root, out, { parallel = Math.min(2, os.avai
       form: copySources(root, path.join(copies, 'form')),
       'form-v2': copySources(root, path.join(copies, 'form-v2')),
       'form-kill': '',
+      media: copySources(root, path.join(copies, 'media')),
     };
     checkouts['form-kill'] = checkouts.form;
     if (withFixtures) for (const variant of /** @type {const} */ (['v1', 'v2', 'renamed'])) addFixtureScreens(root, checkouts[variant]);
     addFixtureScreens(root, checkouts.form);
+    addMediaFixture(root, checkouts.media);
     addFixtureScreens(root, checkouts['form-v2']);
     makeV2(checkouts['form-v2']);
     checkouts['released-base'] = checkouts.released;
@@ -279,7 +343,7 @@ export async function buildTestSites(root, out, { parallel = Math.min(2, os.avai
         const flags = [
           ...(preact ? ['--preact'] : []),
           ...(variant === 'kill' || variant === 'form-kill' ? ['--kill-switch'] : []),
-          ...(variant === 'base' || variant === 'released-base' ? ['--base', TEST_BASE] : []),
+          ...(variant === 'base' || variant === 'released-base' || variant === 'media' ? ['--base', TEST_BASE] : []),
           ...(variant === 'base2' ? ['--base', SECOND_BASE] : []),
         ];
         // The released version is what a host served before an update: built with v1, before the deploys.

@@ -98,7 +98,7 @@ const cases: Case[] = [
   {
     what: 'a mistyped budget key',
     change: withBudgets({ JS: 88300 }),
-    line: 'package.json "budgets" has "JS", which no build measures (the keys are sw.js, js, js.preact, css, app)',
+    line: 'package.json "budgets" has "JS", which no build measures (the keys are sw.js, js, js.preact, css, app, assets)',
   },
   ...[
     ['a string', '88300'],
@@ -106,7 +106,7 @@ const cases: Case[] = [
   ].map(([what, budgets]) => ({
     what: `"budgets" as ${what}`,
     change: withBudgets(budgets),
-    line: 'package.json "budgets" must be an object of gzip bytes by group (sw.js, js, js.preact, css, app)',
+    line: 'package.json "budgets" must be an object of gzip bytes by group (sw.js, js, js.preact, css, app, assets)',
   })),
   {
     what: 'an empty "description"',
@@ -142,6 +142,20 @@ const cases: Case[] = [
     what: 'a screen that reads window while it is prerendered',
     change: (dir) => write(dir, PROBE_FILE, screen(PROBE.title, PROBE.navOrder, '<p>{window.innerWidth}</p>')),
     line: `${PROBE_FILE}:5:14: prerendering /${PROBE.name}/ threw ReferenceError: window is not defined`,
+  },
+  {
+    what: '"networkOnly" written with the base in it (the paths are relative to the base)',
+    args: ['--base', '/my-app/'],
+    change: (dir) => editPackageJson(dir, (pkg) => ({ ...pkg, networkOnly: ['/.well-known/', '/my-app/api/'] })),
+    line: 'package.json "networkOnly" has "/my-app/api/", which starts with the base /my-app/: its paths are relative to the base (write "/api/")',
+  },
+  {
+    what: 'a screen importing a file of a kind the build does not know (.psd)',
+    change: (dir) => {
+      write(dir, `src/ui/screens/${PROBE.name}/logo.psd`, 'not an image a browser draws\n');
+      write(dir, PROBE_FILE, `import logo from './${PROBE.name}/logo.psd';\n${screen(PROBE.title, PROBE.navOrder, '<p>{logo}</p>')}`);
+    },
+    line: `${PROBE_FILE}:1:18: cannot import src/ui/screens/${PROBE.name}/logo.psd: the build does not know ".psd" files (it imports svg, png, jpg, jpeg, webp, avif, gif, ico, woff2, wav, mp3, mp4, webm)`,
   },
   {
     what: 'a screen that reads window when it is loaded',
@@ -267,6 +281,45 @@ files("a rename reaches every shipped text: the pages' description and <noscript
     assert.not.match(text, /offline-shell|A tiny, auditable/, file);
   }
 });
+
+files(
+  'imported files under --base /my-app/: each hashed in assets/, in the page, the precache, audit.json, bundle.json and the assets budget',
+  () => {
+    const fixture = path.join(process.cwd(), 'test/fixtures/media/media-fixture');
+    write(dir, `src/ui/screens/${PROBE.name}/mark.svg`, readFileSync(path.join(fixture, 'mark.svg'), 'utf8'));
+    mkdirSync(path.join(dir, `src/ui/screens/${PROBE.name}`), { recursive: true });
+    writeFileSync(path.join(dir, `src/ui/screens/${PROBE.name}/dot.png`), readFileSync(path.join(fixture, 'dot.png')));
+    // A font from a stylesheet: the file loader copies its bytes, whatever they are.
+    write(dir, `src/ui/screens/${PROBE.name}/probe.woff2`, 'wOF2 a font for the test\n');
+    write(dir, `src/ui/screens/${PROBE.name}/probe.css`, `@font-face { font-family: Probe; src: url(./probe.woff2) format('woff2'); }\n`);
+    const imports = ['mark.svg', 'dot.png', 'probe.css'].map(
+      (file, index) => `import ${index < 2 ? `a${index} from ` : ''}'./${PROBE.name}/${file}';`,
+    );
+    write(
+      dir,
+      PROBE_FILE,
+      `${imports.join('\n')}\n${screen(PROBE.title, PROBE.navOrder, '<p><img src={a0} alt="A" /><img src={a1} alt="B" /></p>')}`,
+    );
+    const outcome = runBuild(dir, ['--base', '/my-app/', '--out', 'dist-assets']);
+    assert.is(outcome.code, 0, outcome.stderr);
+    const out = path.join(dir, 'dist-assets');
+    const audited = JSON.parse(readFileSync(path.join(out, 'audit.json'), 'utf8')).files.map((file: { path: string }) => file.path);
+    const assets = audited.filter((file: string) => /^assets\/(mark|dot|probe)-[A-Z0-9]{8}\.(svg|png|woff2)$/.test(file)).sort();
+    assert.is(assets.length, 3, audited.join(', '));
+    const html = readFileSync(path.join(out, PROBE.name, 'index.html'), 'utf8');
+    const precache = Object.keys(JSON.parse(readFileSync(path.join(out, 'precache.json'), 'utf8')));
+    const composition = readFileSync(path.join(out, 'bundle.json'), 'utf8');
+    const stylesheet = audited.find((file: string) => /^assets\/app-\w+\.css$/.test(file));
+    for (const asset of assets) {
+      assert.ok(precache.includes(`/my-app/${asset}`), `${asset} precached`);
+      assert.ok(composition.includes(`"path": "${asset}"`), `${asset} in bundle.json`);
+      if (asset.endsWith('.woff2')) assert.match(readFileSync(path.join(out, stylesheet), 'utf8'), `url("/my-app/${asset}")`);
+      else assert.match(html, `src="/my-app/${asset}"`);
+    }
+    assert.match(outcome.stdout, /^budget assets: [1-9][\d,]* B gzip/m);
+    spawnSync('git', ['clean', '-fdxq', '--exclude=node_modules'], { cwd: dir });
+  },
+);
 
 files('--serve --base /my-app/ serves the site under /my-app/: / is a 404 that says where, /my-app is redirected', async () => {
   const served = await startServing(dir, ['--serve', '--base', '/my-app/']);

@@ -16,13 +16,13 @@ import {
   TRUSTED_TYPES_POLICIES,
 } from '../../tools/headers.mjs';
 import { WORKER_URL_POLICY } from '../../src/offline/registration/worker-script-url';
-import { nginxHttpsConfig, nginxServerBlock } from '../../deploy/nginx.mjs';
+import { nginxHttpsConfig, nginxServerBlock, nginxSubpathServerBlock } from '../../deploy/nginx.mjs';
 
 const test = suite('header table');
 
 /** The policy, spelled out: what the README promises. */
 const CSP =
-  "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; manifest-src 'self'; worker-src 'self'; " +
+  "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; media-src 'self'; font-src 'self'; connect-src 'self'; manifest-src 'self'; worker-src 'self'; " +
   "base-uri 'none'; form-action 'none'; frame-ancestors 'none'; require-trusted-types-for 'script'; trusted-types service-worker-url";
 
 test('deploy/nginx.conf is the one generated from the table (regenerate: node deploy/nginx.mjs --nginx > deploy/nginx.conf)', () => {
@@ -31,6 +31,10 @@ test('deploy/nginx.conf is the one generated from the table (regenerate: node de
 
 test('deploy/nginx-https.conf is the one generated from the table (regenerate: node deploy/nginx.mjs --nginx-https > deploy/nginx-https.conf)', () => {
   assert.fixture(readFileSync(path.join(process.cwd(), 'deploy/nginx-https.conf'), 'utf8'), nginxHttpsConfig());
+});
+
+test('deploy/nginx-subpath.conf is the one generated from the table (regenerate: node deploy/nginx.mjs --nginx-subpath > deploy/nginx-subpath.conf)', () => {
+  assert.fixture(readFileSync(path.join(process.cwd(), 'deploy/nginx-subpath.conf'), 'utf8'), nginxSubpathServerBlock());
 });
 
 test('nginx-https.conf: plain HTTP only redirects to HTTPS; the TLS block sends every header of nginx.conf, plus HSTS for two years', () => {

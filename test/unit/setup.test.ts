@@ -33,10 +33,10 @@ test('a machine with everything installs nothing', () => {
   );
 });
 
-test('a new machine gets every package once: browsers and python3 with their recommends, the headless shell, WebKit, Xvfb and nginx without', () => {
+test('a new machine gets every package once: browsers and python3 with their recommends, the headless shell, WebKit, Xvfb, nginx and rsync without', () => {
   const plan = installPlan(missingExcept());
   assert.equal(plan.withRecommends, ['chromium', 'firefox-esr', 'python3']);
-  assert.equal(plan.withoutRecommends, ['chromium-headless-shell', 'webkit2gtk-driver', 'xvfb', 'xauth', 'iproute2', 'nginx']);
+  assert.equal(plan.withoutRecommends, ['chromium-headless-shell', 'webkit2gtk-driver', 'xvfb', 'xauth', 'iproute2', 'nginx', 'rsync']);
 });
 
 test('only what is missing: a machine with the browsers but no nginx gets nginx alone', () => {

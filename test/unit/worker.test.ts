@@ -136,6 +136,35 @@ config('"claimedPaths" defaults to none, and must be a list of paths', () => {
   assert.throws(() => claimedPathsOf({ claimedPaths: 'everything' }), /"claimedPaths" must be a list of path prefixes starting with "\/"/);
 });
 
+config('"networkOnly" and "claimedPaths" are both relative to the base; the absolute form is refused with one line', () => {
+  for (const [field, check] of [
+    ['networkOnly', networkOnlyOf],
+    ['claimedPaths', claimedPathsOf],
+  ] as const) {
+    assert.equal(check({ [field]: ['/.well-known/', '/api/'] }, '/my-app/'), ['/.well-known/', '/api/']);
+    assert.throws(
+      () => check({ [field]: ['/api/', '/my-app/notes/'] }, '/my-app/'),
+      (error: Error) =>
+        error.message ===
+        `package.json "${field}" has "/my-app/notes/", which starts with the base /my-app/: its paths are relative to the base (write "/notes/")`,
+    );
+  }
+});
+
+config('the worker gets both under the base: the default /.well-known/ is /my-app/.well-known/ under --base /my-app/', async () => {
+  const root = process.cwd();
+  const { worker } = await buildServiceWorker({
+    root,
+    entries: [{ path: 'index.html', sha384: sri('x') }],
+    appDefines: { __APP_NAME__: 'my-app', __APP_TITLE__: 'My app', __BASE__: '/my-app/' },
+    networkOnly: ['/.well-known/'],
+    claimedPaths: ['/notes/'],
+  });
+  const code = worker.toString();
+  assert.ok(code.includes('"/my-app/.well-known/"') && code.includes('"/my-app/notes/"'), 'both prefixes under the base');
+  assert.not.ok(code.includes('"/.well-known/"') || code.includes('"/notes/"'), 'neither left at the root');
+});
+
 config('"stallSeconds" defaults to 10, and must be a number of seconds', () => {
   assert.is(stallSecondsOf({}), 10);
   assert.is(stallSecondsOf({ stallSeconds: 30 }), 30);

@@ -3,6 +3,7 @@
 import path from 'node:path';
 import { pageDefines } from '../defines.mjs';
 import { screensPlugin } from '../screens.mjs';
+import { assetFileOptions } from './asset-files.mjs';
 import { bundle } from './bundle.mjs';
 import { gzipSize } from './compress.mjs';
 import { licenses } from './licences.mjs';
@@ -51,7 +52,7 @@ export const appOptions = ({ root, preact, dev, identity }) =>
     alias: frameworkAlias(preact),
     define: pageDefines({ dev, identity }),
     entryNames: 'assets/[name]-[hash]',
-    assetNames: 'assets/[name]-[hash]',
+    ...assetFileOptions(identity.__BASE__),
     outdir: 'out',
     metafile: true,
     plugins: [screensPlugin(root)],

@@ -1,5 +1,6 @@
 // The budgets: gzip bytes per group of files against package.json "budgets", and the size table
 // every build prints.
+import { ASSET_FILE } from './asset-files.mjs';
 import { largestGroups } from './composition.mjs';
 
 /**
@@ -8,7 +9,8 @@ import { largestGroups } from './composition.mjs';
  */
 
 /**
- * Sums gzip bytes per budget group (`app` = the JS without React/Preact); returns rows [key, gzip, budget].
+ * Sums gzip bytes per budget group (`app` = the JS without React/Preact, `assets` = the imported
+ * images, fonts and media); returns rows [key, gzip, budget].
  * @param {import('./site.mjs').Audit} audit
  * @param {Record<string, number>} budgets
  * @param {boolean} preact
@@ -24,6 +26,8 @@ export function budgetRows(audit, budgets, preact, appGzip) {
     js: sum(/^assets\/.*\.js$/),
     css: sum(/^assets\/.*\.css$/),
     app: /** @type {number} */ (appGzip),
+    // The images, fonts and media that screens and stylesheets import (their own hashed files).
+    assets: audit.files.filter((f) => f.path.startsWith('assets/') && ASSET_FILE.test(f.path)).reduce((total, f) => total + f.gzip, 0),
   };
   /** @param {string} group */
   const keyOf = (group) => (group === 'js' && preact ? 'js.preact' : group);

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { BuildError } from '../build-error.mjs';
 import { budgetRows, overBudget, printTable } from './budgets.mjs';
 import { buildSite } from './site.mjs';
+import { keptEntries } from './output-folder.mjs';
 import { writeAtomically } from './write-atomically.mjs';
 
 /** @typedef {{ preact: boolean, killSwitch: boolean, check: boolean, out: string, base: string }} BuildOptions */
@@ -19,7 +20,8 @@ async function typecheckFirst(root) {
 }
 
 /**
- * One production build into `opts.out`: fails on a budget, never leaves a half-written folder.
+ * One production build into `opts.out`: fails on a budget, never leaves a half-written folder,
+ * keeps every entry of it that no earlier build wrote.
  * @param {string} root
  * @param {BuildOptions} opts
  */
@@ -35,5 +37,8 @@ export async function buildOnce(root, opts) {
       `budget exceeded: ${key} is ${gzip} B gzip, budget ${budget} B; if the growth is wanted, raise "budgets"."${key}" in package.json`,
     );
   }
-  await writeAtomically(path.resolve(root, opts.out), files);
+  const out = path.resolve(root, opts.out);
+  const relative = path.relative(root, out);
+  const shown = relative && !relative.startsWith('..') && !path.isAbsolute(relative) ? relative : out;
+  await writeAtomically(out, files, keptEntries(out, shown, files.keys()));
 }

@@ -2,6 +2,7 @@
 // turned into one-line BuildErrors.
 import { createRequire } from 'node:module';
 import { BuildError } from '../build-error.mjs';
+import { unknownKindReason } from './asset-files.mjs';
 
 /** @typedef {import('esbuild').BuildOptions} BuildOptions */
 
@@ -22,7 +23,7 @@ export function esbuildReason(err) {
   const m = failure?.errors?.[0];
   if (!m) return String(failure?.message ?? err).split('\n')[0];
   const where = m.location ? `${m.location.file}:${m.location.line}:${m.location.column + 1}: ` : '';
-  return where + m.text;
+  return where + (unknownKindReason(m.text) ?? m.text);
 }
 
 /**

@@ -1,10 +1,11 @@
-// What the page bundle is made of, dist/bundle.json: for each shipped script and stylesheet, every
+// What the page bundle is made of, dist/bundle.json: for each shipped script, stylesheet and imported file, every
 // input module with the bytes it put into the output (esbuild's metafile), grouped by npm package
 // (name and version, as in the SBOM) and by the app's own folders (src/offline, src/ui, …). What
 // esbuild adds itself (the banner, its CommonJS wrappers and helpers) is the `esbuild` remainder:
 // the output's size minus the modules' bytes. Deterministic: no paths outside the project, all sorted.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { ASSET_FILE } from './asset-files.mjs';
 import { packageOfInput } from './packages.mjs';
 
 /** The composition's file name in dist/. */
@@ -15,8 +16,12 @@ export const COMPOSITION_FILE = 'bundle.json';
 /** @typedef {{ path: string, bytes: number, esbuild: number, groups: Group[] }} OutputComposition */
 /** @typedef {{ build: string, outputs: OutputComposition[] }} Composition */
 
-/** Outputs that ship to the browser as code: scripts and stylesheets (the legal side files do not). */
-const SHIPPED = /\.(js|css)$/;
+/**
+ * Outputs that ship to the browser: scripts, stylesheets and the files they import (images,
+ * fonts, media: tools/build/asset-files.mjs); the legal side files do not.
+ * @param {string} output
+ */
+const shipped = (output) => /\.(js|css)$/.test(output) || ASSET_FILE.test(output);
 
 /**
  * The group an input of the bundle belongs to: its npm package, or the app's own folder — the
@@ -77,7 +82,7 @@ export function composeOutput(outputPath, output, versionOf) {
  */
 export function composition({ metafile, outDir, build, versionOf }) {
   const outputs = Object.entries(metafile.outputs)
-    .filter(([output]) => SHIPPED.test(output))
+    .filter(([output]) => shipped(output))
     .map(([output, entry]) => composeOutput(path.posix.relative(outDir, output), entry, versionOf))
     .sort((a, b) => (a.path < b.path ? -1 : 1));
   return { build, outputs };

@@ -9,6 +9,7 @@ import { pageDefines } from '../defines.mjs';
 import { screensPlugin } from '../screens.mjs';
 import { frameworkAlias } from './app-bundle.mjs';
 import { BuildError } from '../build-error.mjs';
+import { assetFileOptions } from './asset-files.mjs';
 import { bundle } from './bundle.mjs';
 
 /** Where the bundle is written for Node to load (see below), relative to the project's root. */
@@ -34,6 +35,9 @@ export async function prerender({ root, preact, identity, paths }) {
     jsx: /** @type {const} */ ('automatic'),
     alias: frameworkAlias(preact),
     define: pageDefines({ dev: false, identity }),
+    // The same URLs as the page bundle's for imported files (their hash is their content's), so
+    // the prerendered HTML names the files the page ships; the copies made here are dropped.
+    ...assetFileOptions(identity.__BASE__),
     outfile: 'prerender.cjs',
     // A screen that throws while it renders is named by its own file and line (sourceError()): the
     // map's paths are from the root, wherever the bundle is written (node_modules may be a link).
@@ -50,7 +54,9 @@ export async function prerender({ root, preact, identity, paths }) {
   // imports of the frameworks resolve from node_modules; removed once loaded.
   const file = path.join(root, CACHE_FOLDER, `prerender-${process.pid}-${Date.now()}.cjs`);
   await fs.mkdir(path.dirname(file), { recursive: true });
-  await fs.writeFile(file, result.outputFiles[0].contents);
+  const script = result.outputFiles.find((output) => output.path.endsWith('.cjs'));
+  if (!script) throw new BuildError('prerendering: esbuild wrote no script');
+  await fs.writeFile(file, script.contents);
   // Stack traces through the bundle point at the sources (Node reads the inline source map).
   process.setSourceMapsEnabled(true);
   try {

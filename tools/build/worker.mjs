@@ -28,6 +28,10 @@ export async function buildServiceWorker({
   stallSeconds = 10,
   killSwitch = false,
 }) {
+  // package.json's prefixes are relative to the base (tools/config.mjs); the worker compares URL paths.
+  const base = appDefines.__BASE__ ?? '/';
+  /** @param {string[]} prefixes */
+  const underBase = (prefixes) => prefixes.map((prefix) => base + prefix.slice(1));
   const manifest = Buffer.from(JSON.stringify(precacheManifest(entries, appDefines.__BASE__), null, 1) + '\n');
   const result = await bundle({
     absWorkingDir: root,
@@ -42,8 +46,8 @@ export async function buildServiceWorker({
       identity: appDefines,
       version: VERSION_PLACEHOLDER,
       manifestIntegrity: sri(manifest),
-      networkOnly,
-      claimedPaths,
+      networkOnly: underBase(networkOnly),
+      claimedPaths: underBase(claimedPaths),
       stallSeconds,
     }),
     outfile: 'sw.js',

@@ -9,6 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { BuildError } from '../build-error.mjs';
 import { frameworkAlias } from '../build/app-bundle.mjs';
+import { assetFileOptions } from '../build/asset-files.mjs';
 import { esbuild, esbuildReason } from '../build/bundle.mjs';
 import { htmlFileOf, renderHtml } from '../build/html.mjs';
 import { prerender } from '../build/prerender.mjs';
@@ -45,6 +46,8 @@ export async function startDev({ root, preact, base = '/', host = '127.0.0.1', p
     define: pageDefines({ dev: true, identity: project.identity }),
     // Fixed names, no hashes: the HTML stays the same from one rebuild to the next.
     entryNames: 'assets/[name]',
+    // Imported images, fonts and media: hashed as in the build (the HTML does not name them).
+    ...assetFileOptions(base),
     outdir: 'out',
     write: false,
     logLevel: 'silent',

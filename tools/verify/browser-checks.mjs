@@ -5,8 +5,22 @@ import { HEADER_ONLY_DIRECTIVES, MANIFEST_TYPE } from '../headers.mjs';
 
 /**
  * One problem verify reports: its kind (for the summary's counts) and its line.
- * @typedef {{ kind: 'missing' | 'altered' | 'type' | 'header' | 'unreachable', line: string }} Problem
+ * @typedef {{ kind: 'missing' | 'altered' | 'type' | 'header' | 'unreachable' | 'scope', line: string }} Problem
  */
+
+/**
+ * Each kind of problem as the summary counts it.
+ * @type {Record<Problem['kind'], string>}
+ */
+export const PROBLEM_NAMES = {
+  missing: 'missing',
+  altered: 'altered',
+  type: 'wrong type',
+  header: 'wrong header',
+  unreachable: 'unreachable',
+  scope: 'wrong scope',
+};
+
 /**
  * What a host sent for one request that found the file: its headers, the encoding it sent and the
  * decoded body.
@@ -64,6 +78,16 @@ const KINDS = {
   svg: { types: ['image/svg+xml'], otherwise: 'browsers draw an SVG of any other type as nothing' },
   ico: { types: ['image/x-icon', 'image/vnd.microsoft.icon'], otherwise: 'not an image type' },
   woff2: { types: ['font/woff2'], otherwise: 'not the font type' },
+  // Media elements sniff what they get; the registered types (and the older names hosts still
+  // send: python's audio/x-wav) say the host knows the file.
+  jpeg: { types: ['image/jpeg'], otherwise: 'not an image type' },
+  webp: { types: ['image/webp'], otherwise: 'not an image type' },
+  avif: { types: ['image/avif'], otherwise: 'not an image type' },
+  gif: { types: ['image/gif'], otherwise: 'not an image type' },
+  wav: { types: ['audio/wav', 'audio/x-wav', 'audio/wave', 'audio/vnd.wave'], otherwise: 'not a sound type' },
+  mp3: { types: ['audio/mpeg'], otherwise: 'not a sound type' },
+  mp4: { types: ['video/mp4'], otherwise: 'not a video type' },
+  webm: { types: ['video/webm', 'audio/webm'], otherwise: 'not a video type' },
 };
 
 /**
@@ -87,6 +111,15 @@ function kindOf(file) {
     svg: KINDS.svg,
     ico: KINDS.ico,
     woff2: KINDS.woff2,
+    jpg: KINDS.jpeg,
+    jpeg: KINDS.jpeg,
+    webp: KINDS.webp,
+    avif: KINDS.avif,
+    gif: KINDS.gif,
+    wav: KINDS.wav,
+    mp3: KINDS.mp3,
+    mp4: KINDS.mp4,
+    webm: KINDS.webm,
   };
   return extension === undefined ? undefined : byExtension[extension];
 }

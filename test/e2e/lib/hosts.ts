@@ -3,7 +3,7 @@
 // running the shipped deploy/nginx.conf, and Cloudflare Pages' own runtime (`wrangler pages dev`,
 // reading the build's `_headers`). Each counts the requests it gets, can switch the folder it
 // serves (a deploy), and can stop answering altogether.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import type { IncomingMessage } from 'node:http';
 import { existsSync, mkdirSync, readFileSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -62,18 +62,24 @@ export interface HostOptions {
   intercept?: Intercept;
   pace?: Pace;
   editServerBlock?: (serverBlock: string) => string;
+  /** nginx's server block: deploy/nginx.conf unless told (deploy/nginx-subpath.conf). */
+  serverBlockFile?: string;
   /** The preview server's security headers for a root, where it is an older release served with those of its time. */
   securityOf?: (root: string) => Record<string, string> | undefined;
 }
 
 /** Starts a host of the given kind serving `dir` on a free loopback port. */
-export function startHost(kind: HostKind, dir: string, { intercept, pace, editServerBlock, securityOf }: HostOptions = {}): Promise<Host> {
+export function startHost(
+  kind: HostKind,
+  dir: string,
+  { intercept, pace, editServerBlock, serverBlockFile, securityOf }: HostOptions = {},
+): Promise<Host> {
   if ((intercept || pace || securityOf) && kind !== 'preview')
     throw new Error('only the preview server can intercept or pace requests, or send the headers of an older release');
-  if (editServerBlock && kind !== 'nginx') throw new Error('only nginx has a server block to edit');
+  if ((editServerBlock || serverBlockFile) && kind !== 'nginx') throw new Error('only nginx has a server block to edit');
   if (kind === 'preview') return startPreview(dir, { intercept, pace, securityOf });
   if (kind === 'pages') return startPages(dir);
-  return kind === 'nginx' ? startNginx(dir, editServerBlock) : startPython(dir);
+  return kind === 'nginx' ? startNginx(dir, editServerBlock, serverBlockFile) : startPython(dir);
 }
 
 /** A preview-server intercept that can keep a file's GETs waiting, and the switches a test holds it with. */
@@ -226,22 +232,34 @@ const NGINX_TEMP_FOLDERS = ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'];
  * The main configuration of a test's nginx: everything of its own under `prefix` (pid, logs,
  * temporary files), one access log line of JSON per request, and the shipped server block
  * (deploy/nginx.conf) with its `listen` and `root` filled in. One process, no workers: it runs as
- * whoever runs the tests and reads what they can read (a worker would switch to `nobody`).
+ * whoever runs the tests and reads what they can read; with `workersAs` (`nobody nogroup`), its
+ * workers run as that user, as on a host.
  */
-export function nginxConfig(prefix: string, root: string, port: number, editServerBlock = (serverBlock: string) => serverBlock): string {
-  const shipped = editServerBlock(readFileSync(path.join(process.cwd(), 'deploy/nginx.conf'), 'utf8'));
+export function nginxConfig(
+  prefix: string,
+  root: string,
+  port: number,
+  editServerBlock = (serverBlock: string) => serverBlock,
+  workersAs?: string,
+  serverBlockFile = 'deploy/nginx.conf',
+): string {
+  const shipped = editServerBlock(readFileSync(path.join(process.cwd(), serverBlockFile), 'utf8'));
   const server = shipped.replace(/^(\s*)listen [^;]+;/m, `$1listen 127.0.0.1:${port};`).replace(/^(\s*)root [^;]+;/m, `$1root ${root};`);
   if (!server.includes(`listen 127.0.0.1:${port};`) || !server.includes(`root ${root};`))
-    throw new Error('deploy/nginx.conf has no `listen` or no `root` line to fill in');
-  return nginxMainConfig(prefix, server);
+    throw new Error(`${serverBlockFile} has no \`listen\` or no \`root\` line to fill in`);
+  return nginxMainConfig(prefix, server, workersAs);
 }
 
-/** The main configuration around the server blocks `servers`: everything of nginx's own under `prefix`. */
-function nginxMainConfig(prefix: string, servers: string): string {
+/**
+ * The main configuration around the server blocks `servers`: everything of nginx's own under
+ * `prefix`. Without `workersAs`, one process and no workers; with it, nginx as a host runs it:
+ * a master (whoever runs the tests, root here) and one worker process as that user and group.
+ */
+function nginxMainConfig(prefix: string, servers: string, workersAs?: string): string {
   const temps = NGINX_TEMP_FOLDERS.map((name) => `  ${name}_temp_path ${path.join(prefix, name)};`);
   return [
     'daemon off;',
-    'master_process off;',
+    ...(workersAs ? [`user ${workersAs};`, 'worker_processes 1;'] : ['master_process off;']),
     `pid ${path.join(prefix, 'nginx.pid')};`,
     `error_log ${path.join(prefix, 'error.log')};`,
     'events {}',
@@ -287,12 +305,12 @@ function nginxLog(file: string): Host['log'] {
 }
 
 /** Debian's nginx with the shipped server block, serving a symlink (a deploy swaps it). */
-async function startNginx(dir: string, editServerBlock?: (serverBlock: string) => string): Promise<Host> {
+async function startNginx(dir: string, editServerBlock?: (serverBlock: string) => string, serverBlockFile?: string): Promise<Host> {
   const { link, setRoot } = linkedRoot(dir);
   const prefix = temp();
   for (const name of NGINX_TEMP_FOLDERS) mkdirSync(path.join(prefix, name));
   const port = await freePort();
-  writeFileSync(path.join(prefix, 'nginx.conf'), nginxConfig(prefix, link, port, editServerBlock));
+  writeFileSync(path.join(prefix, 'nginx.conf'), nginxConfig(prefix, link, port, editServerBlock, undefined, serverBlockFile));
   const child = await spawnNginx(prefix, port);
   const accessLog = path.join(prefix, 'access.log');
   return {
@@ -356,6 +374,38 @@ async function startPages(dir: string): Promise<Host> {
       paused = false;
     },
     close: () => (paused ? Promise.resolve() : wrangler.stop()),
+  };
+}
+
+/** nginx as a host runs it: the master as root, the workers as an unprivileged user. */
+export interface UnprivilegedNginx {
+  url: string;
+  /** The users the worker processes run as (from `ps`), to prove they are not root. */
+  workerUsers(): string[];
+  close(): Promise<void>;
+}
+
+/**
+ * Debian's nginx with the shipped deploy/nginx.conf serving `dir`, its master as the caller (root)
+ * and its worker as `nobody:nogroup` (`user nobody nogroup;`, as Debian's www-data): the worker
+ * reads the files, so it answers 403 for any file or folder on the way that others may not read.
+ */
+export async function startNginxUnprivileged(dir: string): Promise<UnprivilegedNginx> {
+  const prefix = temp();
+  for (const name of NGINX_TEMP_FOLDERS) mkdirSync(path.join(prefix, name));
+  const port = await freePort();
+  writeFileSync(path.join(prefix, 'nginx.conf'), nginxConfig(prefix, path.resolve(dir), port, undefined, 'nobody nogroup'));
+  const child = await spawnNginx(prefix, port);
+  return {
+    url: `http://127.0.0.1:${port}/`,
+    workerUsers: () => {
+      const ps = spawnSync('ps', ['-o', 'user=', '--ppid', String(child.pid)], { encoding: 'utf8' });
+      return ps.stdout
+        .split('\n')
+        .map((line) => line.trim())
+        .filter(Boolean);
+    },
+    close: () => stopProcess(child),
   };
 }
 
