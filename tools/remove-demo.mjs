@@ -54,7 +54,7 @@ const MAIN_CALL_START = /^startNotes\(/m;
 /** The README's parts about the demo: its section (to the next heading) and its lines. */
 const README_SECTION = '## When the browser deletes your data\n';
 const README_LINES = [
-  { name: 'README.md#the-notes-screen-line', start: '- `/` **Notes**:' },
+  { name: 'README.md#the-notes-screen-line', start: '- `/` **Notes**' },
   { name: 'README.md#the-layout-line', start: 'src/notes/ ' },
 ];
 
