@@ -26,7 +26,11 @@ const PROBE = {
   navOrder: Math.max(...listScreens(process.cwd()).map((appScreen) => appScreen.navOrder)) + 1,
 };
 /** The app as this checkout has it: its package.json and a screen of it, whatever the builder named them. */
-const APP = JSON.parse(readFileSync(path.join(process.cwd(), 'package.json'), 'utf8')) as { name: string; description?: string };
+const APP = JSON.parse(readFileSync(path.join(process.cwd(), 'package.json'), 'utf8')) as {
+  name: string;
+  displayName?: string;
+  description?: string;
+};
 const APP_SCREEN = listScreens(process.cwd())[0];
 /** The name the rename test gives the app: never the one it has. */
 const RENAMED = APP.name === 'field-notes' ? 'field-notes-renamed' : 'field-notes';
@@ -141,7 +145,7 @@ const cases: Case[] = [
         'static/manifest.webmanifest',
         readFileSync(path.join(dir, 'static/manifest.webmanifest'), 'utf8').replace('{', '{\n  "name": "Old Name",'),
       ),
-    line: `static/manifest.webmanifest has "name": "Old Name", but package.json makes it "${APP.name}": remove it from the template (the build writes it from package.json)`,
+    line: `static/manifest.webmanifest has "name": "Old Name", but package.json makes it "${APP.displayName ?? APP.name}": remove it from the template (the build writes it from package.json)`,
   },
   ...['-1', '4.5', "'4'"].map((navOrder) => ({
     what: `navOrder = ${navOrder}`,
