@@ -15,16 +15,7 @@ const read = (file: string) => JSON.parse(readFileSync(path.join(root, file), 'u
  * renaming the app (README, "Name it") changes them until their next `npm install`, and no install
  * depends on them: they are left out, so a rename keeps `npm test` green.
  */
-const COPIED = [
-  'license',
-  'dependencies',
-  'devDependencies',
-  'optionalDependencies',
-  'peerDependencies',
-  'engines',
-  'bin',
-  'workspaces',
-];
+const COPIED = ['license', 'dependencies', 'devDependencies', 'optionalDependencies', 'peerDependencies', 'engines', 'bin', 'workspaces'];
 
 const test = suite('package-lock.json agrees with package.json');
 
