@@ -3,7 +3,27 @@
 // This file is its command line; the steps are in tools/build/, one job per file, and the dev loop
 // and preview server in tools/serve/. It does not type-check (esbuild strips types); `npm test`
 // and `npm run typecheck` do, and `--check` type-checks before building.
-// Usage: node build.mjs [--preact] [--kill-switch] [--check] [--out DIR] [--base /PATH/] [--serve] [--watch]
+// Usage: node build.mjs [--preact] [--kill-switch] [--check] [--out DIR] [--base /PATH/] [--serve] [--watch] [--help]
+
+/** What `--help` prints: every option, one line each. */
+const USAGE = `Usage: node build.mjs [options]   (npm run build, npm start = --serve, npm run dev = --watch)
+Builds the site into dist/ (a fresh folder each time; nothing is type-checked unless --check).
+  --preact        build with Preact (preact/compat) in place of React
+  --kill-switch   build a sw.js that removes the app's service worker and caches (for a bad release)
+  --check         type-check (npm run typecheck) before building; stop on a type error
+  --out DIR       write the build to DIR instead of dist/ (a new folder, or an earlier build's)
+  --base /PATH/   serve the site under /PATH/ (for example /my-app/ on GitHub Pages), not at /
+  --serve         build, then serve the build (HOST and PORT from the environment; 127.0.0.1:8080)
+  --watch         the dev loop: build in memory, serve, rebuild and reload the page on every save
+  -h, --help      print this and exit
+Settings in package.json: name, displayName, description, budgets, networkOnly, claimedPaths,
+stallSeconds (README, "Make it your own"); a key that looks like one of these but is not one stops the build.`;
+
+// Before anything is read: help needs no project, not even a valid package.json.
+if (process.argv.slice(2).some((arg) => arg === '--help' || arg === '-h')) {
+  console.log(USAGE);
+  process.exit(0);
+}
 
 /**
  * Prints the one-line reason and exits 1; only unexpected errors get a stack.
@@ -46,7 +66,7 @@ const { BuildError, checkedBase, buildOnce, checkedOutput, serveAddress, servedU
   },
 );
 
-const FLAGS = ['--preact', '--kill-switch', '--check', '--serve', '--watch', '--out DIR', '--base /PATH/'];
+const FLAGS = ['--preact', '--kill-switch', '--check', '--serve', '--watch', '--out DIR', '--base /PATH/', '--help'];
 const root = process.cwd();
 
 /** The options that take a value, with an example of one. */

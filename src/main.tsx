@@ -1,6 +1,7 @@
 // Entry: starts the framework-free offline core, then hydrates the prerendered UI.
 import { useEffect } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
+import { keepWorkOnDevReload, reportRestore } from './dev/keep-work';
 import { startNotes } from './notes/store';
 import { startConnectivity } from './offline/connectivity';
 import { startFieldMemory } from './offline/form-state';
@@ -33,7 +34,8 @@ function ResumeAfterReload() {
     // `<html data-running>`: the screens now answer input. A value put into a field before its
     // component is hydrated is one its state never hears of, so tests (ours, a builder's) wait for it.
     document.documentElement.dataset.running = '';
-    resumeAfterReload();
+    // In dev, the terminal hears what a reload on save could not put back.
+    resumeAfterReload(__DEV__ ? reportRestore : undefined);
   }, []);
   return null;
 }
@@ -51,10 +53,11 @@ const root = document.getElementById('root');
 if (!root) throw new Error('The page has no #root to render into');
 if (__DEV__) {
   // Dev builds are not prerendered, never register the worker (nothing stale is served while
-  // developing), and reload when esbuild has rebuilt (its documented /esbuild change events).
+  // developing), and reload when esbuild has rebuilt (the dev client, assets/dev-client.js, hears
+  // it) as the shell's own reloads do: the screen, scroll, focus, caret and fields come back.
   skipRegistrationInDev();
+  keepWorkOnDevReload();
   createRoot(root).render(app);
-  new EventSource('/esbuild').addEventListener('change', () => location.reload());
 } else {
   startRegistration();
   hydrateRoot(root, app);

@@ -161,6 +161,53 @@ export function budgetsOf(pkg) {
   return /** @type {Record<string, number>} */ (budgets);
 }
 
+/** The package.json keys this template reads, beside npm's own: a key that looks like one of them is a typo. */
+export const OUR_KEYS = ['displayName', 'budgets', 'networkOnly', 'claimedPaths', 'stallSeconds'];
+
+/**
+ * The keys npm and the tools around it define (docs.npmjs.com, "package.json", and the common
+ * additions): never taken for a typo of ours, however close their spelling.
+ */
+const KNOWN_KEYS = new Set([
+  ...['name', 'version', 'description', 'keywords', 'homepage', 'bugs', 'license', 'author', 'contributors', 'funding'],
+  ...['files', 'main', 'browser', 'bin', 'man', 'directories', 'repository', 'scripts', 'config', 'dependencies'],
+  ...['devDependencies', 'peerDependencies', 'peerDependenciesMeta', 'bundleDependencies', 'bundledDependencies'],
+  ...['optionalDependencies', 'overrides', 'engines', 'os', 'cpu', 'libc', 'private', 'publishConfig', 'workspaces'],
+  ...['type', 'exports', 'imports', 'types', 'typings', 'module', 'sideEffects', 'packageManager', 'devEngines'],
+]);
+
+/**
+ * The edit distance between two words (insertions, deletions, substitutions and swaps of two
+ * neighbours each count one): how far a key is from one of ours.
+ * @param {string} a
+ * @param {string} b
+ */
+function editDistance(a, b) {
+  /** @type {number[][]} */
+  const d = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+  for (let i = 1; i <= a.length; i++)
+    for (let j = 1; j <= b.length; j++) {
+      d[i][j] = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
+    }
+  return d[a.length][b.length];
+}
+
+/**
+ * Refuses a package.json key that is not ours but looks like one of OUR_KEYS (`budget`,
+ * `networkonly`, `stallSecond`): the build would otherwise take it for no setting and say nothing.
+ * Throws a one-line BuildError naming the key and the one it looks like.
+ * @param {PackageJson} pkg
+ */
+export function refuseLookalikeKeys(pkg) {
+  for (const key of Object.keys(pkg)) {
+    if (OUR_KEYS.includes(key) || KNOWN_KEYS.has(key)) continue;
+    const folded = key.toLowerCase().replace(/[-_\s]/g, '');
+    const meant = OUR_KEYS.find((ours) => editDistance(folded, ours.toLowerCase()) <= Math.min(2, Math.floor(ours.length / 4)));
+    if (meant) throw new BuildError(`package.json has "${key}", which is no setting: did you mean "${meant}"? (rename it, or remove it)`);
+  }
+}
+
 /**
  * The app's screens: one per file of src/ui/screens/ (tools/screens.mjs), plus the not-found page
  * '/404' (404.html).
@@ -191,6 +238,7 @@ export async function readPackageJson(root) {
 export async function readConfig(root, { base = '/' } = {}) {
   const screens = await readScreens(root);
   const pkg = await readPackageJson(root);
+  refuseLookalikeKeys(pkg);
   const identity = appIdentity(pkg, base);
   return {
     pkg: { ...pkg, name: identity.__APP_NAME__ },

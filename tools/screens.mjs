@@ -3,7 +3,7 @@
 // navigation and its component. Everything that needs the route table reads it from here: the
 // build (HTML, precache, _headers) and the Node tests through listScreens(), the page's code and
 // the browser tests through the virtual modules that screensPlugin() serves to esbuild.
-// A screen's own sub-components live in a sub-folder (src/ui/screens/notes/), which is no route.
+// A screen's own sub-components live in a sub-folder (src/ui/screens/help/ for help.tsx), which is no route.
 // What editors and tools leave beside the files (.DS_Store, vim's .help.tsx.swp, emacs'
 // index.tsx~, sed -i's temporary sedXXXXXX) is no screen, and is ignored.
 import { readdirSync, readFileSync, statSync } from 'node:fs';

@@ -8,7 +8,7 @@
 // that finds one keeps its unsaved edits aside for the newer version to merge), restoring a whole
 // document in one write, and asking for persistent storage once there is something worth
 // keeping. A kind of data declares only its key, its shape (empty, recover, version, upgrade)
-// and how two versions merge (README, "Add stored data"; the demo's src/notes/ is a full one).
+// and how two versions merge (README, "Add stored data").
 import { onFlush } from './flush';
 import { takesLegacyKeys, writeReplacing } from './legacy-storage';
 import { persistWithoutPrompt } from './persistence';

@@ -42,6 +42,8 @@ export interface RestoreOutcome {
   kept: number;
   /** Not on the screen (the screen changed in an update). */
   missing: number;
+  /** The keys of the fields not put back (kept as the page shows them, or not on the screen): what a dev reload names. */
+  notPutBack: string[];
 }
 
 type Control = HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement | HTMLElement;
@@ -260,7 +262,7 @@ function applyStateNow(control: Control, value: FieldState): void {
  */
 export function fieldRestorer(saved: readonly SavedField[]) {
   const pending = new Map(saved.map((field) => [field.key, field]));
-  const outcome: RestoreOutcome = { restored: 0, held: 0, kept: 0, missing: 0 };
+  const outcome: RestoreOutcome = { restored: 0, held: 0, kept: 0, missing: 0, notPutBack: [] };
   let finished = false;
   return {
     /** Saved fields still waiting for their control. */
@@ -277,6 +279,7 @@ export function fieldRestorer(saved: readonly SavedField[]) {
         const now = stateOf(control);
         if (!sameState(now, field.value) && !sameState(now, field.before ?? defaultStateOf(control))) {
           outcome.kept++;
+          outcome.notPutBack.push(key);
           continue;
         }
         // A control already showing the value (the app's own restore, or the browser's form
@@ -294,6 +297,7 @@ export function fieldRestorer(saved: readonly SavedField[]) {
       if (finished) return outcome;
       finished = true;
       outcome.missing += pending.size;
+      outcome.notPutBack.push(...pending.keys());
       pending.clear();
       if (saved.length > 0) logTransition('fields-restored', describeOutcome(outcome));
       return outcome;

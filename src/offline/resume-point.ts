@@ -3,7 +3,7 @@
 // typed or chosen in the screen's fields (src/offline/form-state.ts), the same field with the same
 // caret. Kept in sessionStorage: it survives a reload of this tab and nothing else.
 import { storageKey } from '../app-name';
-import { changedFields, fieldRestorer, readSavedFields, type SavedField } from './form-state';
+import { changedFields, fieldRestorer, readSavedFields, type RestoreOutcome, type SavedField } from './form-state';
 import { area, load, save } from './storage';
 
 /** sessionStorage key of the resume point. */
@@ -140,9 +140,10 @@ function restoreFocus(element: HTMLElement, focus: FocusPoint): void {
  * they moved is stolen; the fields are still restored, except one the person already typed into.
  * What never appears within a few seconds is not restored (a field that no longer exists). A page
  * replaced again within seconds, before the person acted, passes the point on to the next.
- * Returns a stop function.
+ * `report` (the dev loop's) hears once what came back: the fields' outcome, and whether the
+ * focused field was gone. Returns a stop function.
  */
-export function resumeAfterReload(): () => void {
+export function resumeAfterReload(report?: (outcome: RestoreOutcome & { focusLost: string | null }) => void): () => void {
   const point = takeResumePoint();
   if (!point) return () => {};
   const fields = fieldRestorer(point.fields);
@@ -161,11 +162,14 @@ export function resumeAfterReload(): () => void {
     for (const type of ACTIONS) removeEventListener(type, personActed, true);
   };
   const stop = () => {
+    if (finished) return;
     finished = true;
     observer.disconnect();
     clearTimeout(timer);
     stopWaitingForAction();
-    fields.finish();
+    const outcome = fields.finish();
+    const focusLost = placePending && point.focus && !document.getElementById(point.focus.id) ? point.focus.id : null;
+    report?.({ ...outcome, focusLost });
   };
   const personActed = () => {
     placePending = false;

@@ -19,7 +19,7 @@
 // What only the bench uses (Lighthouse) is its own package (test/bench/package.json and its lock),
 // installed into test/bench/node_modules by the first run.
 // Usage: node test/bench/bench.mjs [--runs N] [--only build,dev,load,engines,reconnect,backup,lighthouse] [--react|--preact] [--compare DIR]
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
@@ -42,6 +42,12 @@ import { BUILDS } from '../harness/test-sites.mjs';
 for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.once(signal, () => process.exit(130));
 
 /** @typedef {import('./report.mjs').BuildResults} BuildResults */
+
+/**
+ * Whether the demo's notes are in the project: the backup part and the typing of the reconnect
+ * part measure them (its largest backup, its first note), and `npm run remove-demo` takes them away.
+ */
+const HAS_DEMO = existsSync(path.join(ROOT, 'src/notes/store.ts'));
 
 /**
  * Measures the selected parts for one build; resolves to { part: result }.
@@ -77,9 +83,9 @@ async function measureOneBuild(browser, { name, preact }, options) {
     }
     if (wants('reconnect')) {
       progress('reconnect');
-      results.reconnect = await measureReconnect(browser, out, options.runs);
+      results.reconnect = await measureReconnect(browser, out, options.runs, { typing: HAS_DEMO });
     }
-    if (wants('backup')) {
+    if (wants('backup') && HAS_DEMO) {
       progress('backup');
       results.backup = await measureBackup(browser, out, options.runs);
     }
@@ -98,7 +104,13 @@ async function measureOneBuild(browser, { name, preact }, options) {
 /** Measures, prints the table and writes test-output/bench.json. */
 async function main() {
   const options = parseArgs(process.argv.slice(2));
-  ensureBenchPackages();
+  const demoParts = ['backup', 'reconnect'].filter((part) => options.parts.includes(part));
+  if (!HAS_DEMO && demoParts.length)
+    console.log(
+      "bench: the demo is removed (npm run remove-demo), so its parts are skipped: the largest backup, and the typing through a reconnect (it types into the demo's first note)",
+    );
+  // Lighthouse (its own package) only for a run that measures it.
+  if (options.parts.includes('lighthouse')) ensureBenchPackages();
   const browser = await chromium.launch({ executablePath: chromePath(), args: CHROME_ARGS });
   /** @type {Partial<Record<import('../harness/test-sites.mjs').BuildName, BuildResults>>} */
   const results = {};

@@ -102,12 +102,14 @@ async function typeThroughReconnect(browser, site) {
 }
 
 /**
- * Part 5: `online` -> reload, flapping reloads and typing through a reconnect, `runs` of each, on loopback.
+ * Part 5: `online` -> reload, flapping reloads and typing through a reconnect, `runs` of each, on
+ * loopback; the typing (into the demo's first note) only when `typing`: not after remove-demo.
  * @param {Browser} browser
  * @param {string} out
  * @param {number} runs
+ * @param {{ typing?: boolean }} [options]
  */
-export async function measureReconnect(browser, out, runs) {
+export async function measureReconnect(browser, out, runs, { typing: withTyping = true } = {}) {
   const site = await listen({ root: out, port: 0 });
   try {
     const reload = [];
@@ -116,16 +118,15 @@ export async function measureReconnect(browser, out, runs) {
     for (let i = 0; i < runs; i++) {
       reload.push(await timeOnlineReload(browser, site));
       flapping.push(await countFlappingReloads(browser, site));
-      typing.push(await typeThroughReconnect(browser, site));
+      if (withTyping) typing.push(await typeThroughReconnect(browser, site));
     }
     const lastKeyToReload = typing.map((run) => run.lastKeyToReloadMs);
     return {
       onlineReloadMs: { runs: reload, median: median(reload) },
       flappingReloads: flapping,
-      typing: {
-        keysLost: typing.map((run) => run.keysLost),
-        lastKeyToReloadMs: { runs: lastKeyToReload, median: median(lastKeyToReload) },
-      },
+      typing: withTyping
+        ? { keysLost: typing.map((run) => run.keysLost), lastKeyToReloadMs: { runs: lastKeyToReload, median: median(lastKeyToReload) } }
+        : undefined,
     };
   } finally {
     await site.close();

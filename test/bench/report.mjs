@@ -164,12 +164,12 @@ export function tableRows(results, runs) {
     row('reloads after 8 toggles 100 ms apart', (p) => p.reconnect.flappingReloads, list),
     row(
       `typing through a reconnect: most keys lost of ${TYPING_KEYS}`,
-      (p) => Math.max(...p.reconnect.typing.keysLost),
+      (p) => (p.reconnect.typing ? Math.max(...p.reconnect.typing.keysLost) : undefined),
       (v) => (v === undefined ? '—' : String(v)),
       TARGETS.typingKeysLost,
     ),
-    row('  each run', (p) => p.reconnect.typing.keysLost, list),
-    row(`  last key -> reload, median of ${runs}`, (p) => p.reconnect.typing.lastKeyToReloadMs.median, formatMs),
+    row('  each run', (p) => p.reconnect.typing?.keysLost, list),
+    row(`  last key -> reload, median of ${runs}`, (p) => p.reconnect.typing?.lastKeyToReloadMs.median, formatMs),
     row(
       `largest backup: download / restore, median of ${runs}`,
       (p) => p.backup,

@@ -121,20 +121,46 @@ test('does not type-check (esbuild strips types): a type error still builds; --c
   assert.is(checked.stderr.split('\n').length, 1);
 });
 
-test('fails with one line when the worker or the page calls an API beyond the minimum engines (README)', () => {
+test('fails with one line when the worker or the page calls an API beyond the minimum engines (README), naming the source file, line and column', () => {
   const sw = path.join(dir, 'sw.ts');
   const workerCode = readFileSync(sw, 'utf8');
   writeFileSync(sw, workerCode + "\nself.addEventListener('push', (event) => console.info(Object.hasOwn(event, 'data')));\n");
+  const workerLine = workerCode.split('\n').length + 1;
   const worker = build(dir);
   assert.is(worker.code, 1);
-  assert.match(worker.stderr, /^build failed: sw\.js calls Object\.hasOwn \(.*Safari 15\.4\), beyond the minimum engines .*safari15/);
+  assert.match(
+    worker.stderr,
+    new RegExp(
+      `^build failed: sw\\.ts:${workerLine}:55: calls Object\\.hasOwn \\(.*Safari 15\\.4\\), beyond the minimum engines .*safari15.*, in sw\\.js$`,
+    ),
+  );
   assert.is(worker.stderr.split('\n').length, 1);
   writeFileSync(sw, workerCode);
   const main = path.join(dir, 'src/main.tsx');
-  writeFileSync(main, readFileSync(main, 'utf8') + '\nconsole.info(location.pathname.split("/").at(-1));\n');
+  const mainCode = readFileSync(main, 'utf8');
+  writeFileSync(main, mainCode + '\nconsole.info(location.pathname.split("/").at(-1));\n');
   const page = build(dir);
   assert.is(page.code, 1);
-  assert.match(page.stderr, /^build failed: assets\/app-\w+\.js calls Array\.prototype\.at /);
+  assert.match(
+    page.stderr,
+    new RegExp(
+      `^build failed: src/main\\.tsx:${mainCode.split('\n').length + 1}:43: calls Array\\.prototype\\.at .*, in assets/app-\\w+\\.js$`,
+    ),
+  );
+  writeFileSync(main, mainCode);
+  // The issue's case: an id made where the screen is loaded, which the page's oldest engines lack.
+  const screen = path.join(dir, 'src/ui/screens/ids-probe.tsx');
+  writeFileSync(
+    screen,
+    "export const title = 'Ids probe';\nexport const navOrder = 999;\n\nconst id = crypto.randomUUID();\n\nexport default function Ids() {\n  return <p>{id}</p>;\n}\n",
+  );
+  const ids = build(dir);
+  rmSync(screen);
+  assert.is(ids.code, 1);
+  assert.match(
+    ids.stderr,
+    /^build failed: src\/ui\/screens\/ids-probe\.tsx:4:19: calls crypto\.randomUUID \(Chrome 92, Firefox 95, Safari 15\.4\)/,
+  );
 });
 
 test('fails with one line when a budget is exceeded, and leaves the last dist/ alone', () => {

@@ -1,4 +1,4 @@
-// Renaming the app in package.json (name "field-notes", displayName "Field Notes") renames
+// Renaming the app in package.json (name "field-notes", displayName "Field Notes", or another when the app has that name) renames
 // everything derived from it, in the page and in the worker alike: install progress still
 // arrives (the worker broadcasts on the channel the page listens to), and the caches, storage
 // keys, titles, brand and web app manifest carry the new name. Nothing keeps the old one.
@@ -15,11 +15,12 @@ import { cacheNames } from './lib/caches';
 import { appId, cachePrefixOf, storageKey } from '../../src/app-name';
 import { WAIT } from './lib/wait';
 import { appField, fieldScreenUrl } from './lib/field';
+import { renamedApp } from '../harness/test-sites.mjs';
 
-const NEW_NAME = 'field-notes';
+/** The renamed test site's name and title ("field-notes", unless that is the app's own name). */
+const { name: NEW_NAME, displayName: NEW_TITLE } = renamedApp(process.cwd());
 /** The renamed app's id: a new name at the same base is a new app. */
 const NEW_APP = appId(NEW_NAME, '/');
-const NEW_TITLE = 'Field Notes';
 
 for (const build of BUILDS) {
   const test = suite<Shared>(`renamed app (${build.name})`);

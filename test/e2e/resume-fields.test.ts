@@ -11,7 +11,7 @@ import { countLoads, newWatchedPage, typeSteadily, waitReady } from './lib/app';
 import { freshContext } from './lib/browser';
 import { logKinds, logLines } from './lib/connectivity-log';
 import { startHost } from './lib/hosts';
-import { MESSAGE_PATH, messageForm, stateLine, type MessageForm } from './lib/message-form';
+import { MESSAGE_PATH, MESSAGE_TITLE, messageForm, stateLine, type MessageForm } from './lib/message-form';
 import { variant } from './lib/screens';
 import { BUILDS, site } from './lib/site';
 import { shareChromium, type Shared } from './lib/suite';
@@ -114,7 +114,7 @@ for (const build of BUILDS) {
     await page.getByRole('link', { name: 'Offline readiness' }).click();
     await page.getByRole('button', { name: 'Check for update' }).click();
     await page.getByText('A new version is ready').waitFor(WAIT);
-    await page.getByRole('link', { name: 'Message' }).click();
+    await page.getByRole('link', { name: MESSAGE_TITLE, exact: true }).click();
     const text = 'an update does not lose this';
     await fillForm(page, text);
     // A selection inside the text: the framework writes the restored value once more as it renders,

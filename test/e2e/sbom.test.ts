@@ -15,6 +15,7 @@ import { startHost } from './lib/hosts';
 import { BUILDS, readPrecache, site } from './lib/site';
 import { shareChromium, type Shared } from './lib/suite';
 import { present } from '../present';
+import { APP_NAME } from '../../src/app-name';
 
 const root = process.cwd();
 
@@ -70,7 +71,7 @@ for (const build of BUILDS) {
     const document: Sbom = JSON.parse(readFileSync(path.join(dir, 'sbom.cdx.json'), 'utf8'));
     assert.is(document.bomFormat, 'CycloneDX');
     assert.is(document.specVersion, '1.5');
-    assert.is(document.metadata.component.name, 'offline-shell');
+    assert.is(document.metadata.component.name, APP_NAME, "the app's name from package.json");
     assert.ok(document.metadata.properties.some((property) => property.name === 'offline-shell:build' && property.value === build.name));
 
     const bundled = await bundledFromMetafile(build.preact);

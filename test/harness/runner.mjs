@@ -14,7 +14,7 @@ import { stripVTControlCharacters } from 'node:util';
 import { chromePath } from './chromium.mjs';
 import { ENGINES, isEngine, runEngineTest } from './engines.mjs';
 import { runInGroup } from './process-group.mjs';
-import { ensureCspEvaluator, ensureObservatory, ensureTestMachine, ensureWrangler, testCache } from './setup.mjs';
+import { ensureCspEvaluator, ensureObservatory, ensureTestMachine, ensureWrangler, needsPagesRuntime, testCache } from './setup.mjs';
 import { bundleTests } from './test-bundle.mjs';
 import { buildTestSites } from './test-sites.mjs';
 import { describeTestScreens } from './field-screen.mjs';
@@ -211,13 +211,15 @@ async function e2e() {
     console.log(/** @type {Error} */ (err).message);
     return record('e2e', 0, 1);
   }
-  // Cloudflare Pages' runtime, installed into the cache on first use (no dev dependency: setup.mjs).
-  const wrangler = ensureWrangler(cache);
   /** @type {Record<string, string>} */
-  const env = { FORCE_COLOR: '0', CHROME_PATH: chrome, TEST_SITES: sites, WRANGLER_PATH: wrangler };
+  const env = { FORCE_COLOR: '0', CHROME_PATH: chrome, TEST_SITES: sites };
   const engineFile = files.find((file) => path.basename(file) === ENGINE_TEST);
   const engines = engineFile ? (enginesAsked?.filter(isEngine) ?? DEFAULT_ENGINES) : [];
   const chromiumFiles = enginesAsked ? [] : files.filter((file) => file !== engineFile);
+  // Cloudflare Pages' runtime, installed into the cache on first use (no dev dependency: setup.mjs),
+  // and only for a run with a file that starts it (not the quick run's).
+  const sources = chromiumFiles.map((file) => sourceOf(file, path.join(cache, 'e2e'), path.join(root, 'test/e2e')));
+  if (needsPagesRuntime(sources)) env.WRANGLER_PATH = ensureWrangler(cache);
   // The Observatory's scanner and the CSP Evaluator likewise, when their tests run.
   if (chromiumFiles.some((file) => path.basename(file) === OBSERVATORY_TEST)) env.OBSERVATORY_PATH = ensureObservatory(cache);
   if (chromiumFiles.some((file) => path.basename(file) === CSP_EVALUATOR_TEST)) env.CSP_EVALUATOR_PATH = ensureCspEvaluator(cache);
@@ -252,6 +254,17 @@ async function e2e() {
   });
   await Promise.all(workers);
   record('e2e', passed, failed);
+}
+
+/**
+ * The source of a bundled test file (test-bundle.mjs): `<outdir>/x.test.mjs` for `<src>/x.test.ts` or `.tsx`.
+ * @param {string} bundled
+ * @param {string} outdir
+ * @param {string} src
+ */
+function sourceOf(bundled, outdir, src) {
+  const base = path.join(src, path.relative(outdir, bundled)).replace(/\.mjs$/, '');
+  return existsSync(`${base}.tsx`) ? `${base}.tsx` : `${base}.ts`;
 }
 
 /** @type {Record<string, () => Promise<void>>} */

@@ -8,7 +8,7 @@
 // Observatory's scanner are no dev dependencies: ensureWrangler() and ensureObservatory() install
 // them into the test cache on first use (install-on-first-use.mjs), so `npm ci` stays small.
 import { spawnSync } from 'node:child_process';
-import { existsSync, unlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { chromePath, chromiumShellPath } from './chromium.mjs';
 import { installOnFirstUse } from './install-on-first-use.mjs';
@@ -263,6 +263,19 @@ export function ensureWrangler(cache, say = console.log) {
   );
   return launcher;
 }
+
+/**
+ * What in a test file starts Cloudflare Pages' runtime: running on every kind of host
+ * (lib/hosts.ts `hostsFor()`, `HOSTS`) or on Pages by name.
+ */
+const STARTS_PAGES = /\bhostsFor\(|\bHOSTS\b|['"]pages['"]/;
+
+/**
+ * Whether any of the test files (their sources) runs on Cloudflare Pages' runtime: only then is
+ * wrangler (about 195 MB) installed. The quick run's engines.test.ts runs on python alone.
+ * @param {string[]} sources
+ */
+export const needsPagesRuntime = (sources) => sources.some((file) => STARTS_PAGES.test(readFileSync(file, 'utf8')));
 
 /** Google's CSP Evaluator (npm csp_evaluator), which test/e2e/csp-evaluator.test.ts asks about the policies, pinned. */
 export const CSP_EVALUATOR_VERSION = '1.1.8';

@@ -25,7 +25,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runInGroup } from './process-group.mjs';
-import { needsFixtureScreens } from './field-screen.mjs';
+import { addFixtureScreens, needsFixtureScreens } from './field-screen.mjs';
 import { fixtureFontWoff2 } from './fixture-font.mjs';
 
 /** @typedef {'react' | 'preact'} BuildName */
@@ -196,13 +196,15 @@ export function makeV2(dir) {
 }
 
 /**
- * The app as a builder grows it: every screen of test/fixtures/screens/ added to the copy's screens
- * (test sites only: the fixtures are never shipped).
+ * The name and display name the `renamed` test sites take: "field-notes", unless the app at `root`
+ * is named so already (then "field-notes-2"): always another app than the one under test.
  * @param {string} root
- * @param {string} dir
  */
-function addFixtureScreens(root, dir) {
-  cpSync(path.join(root, 'test/fixtures/screens'), path.join(dir, 'src/ui/screens'), { recursive: true });
+export function renamedApp(root) {
+  const { name } = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'));
+  return name === 'field-notes'
+    ? { name: 'field-notes-2', displayName: 'Field Notes 2' }
+    : { name: 'field-notes', displayName: 'Field Notes' };
 }
 
 /**
@@ -254,14 +256,11 @@ function addMediaFixture(root, dir) {
 
 /**
  * The same app deployed under another package name, for tests of what the name controls.
+ * @param {string} root
  * @param {string} dir
  */
-function makeRenamed(dir) {
-  edit(
-    dir,
-    'package.json',
-    (json) => JSON.stringify({ ...JSON.parse(json), name: 'field-notes', displayName: 'Field Notes' }, null, 2) + '\n',
-  );
+function makeRenamed(root, dir) {
+  edit(dir, 'package.json', (json) => JSON.stringify({ ...JSON.parse(json), ...renamedApp(root) }, null, 2) + '\n');
 }
 
 /**
@@ -330,7 +329,7 @@ export async function buildTestSites(root, out, { parallel = Math.min(2, os.avai
     makeV2(checkouts['form-v2']);
     checkouts['released-base'] = checkouts.released;
     makeV2(checkouts.v2);
-    makeRenamed(checkouts.renamed);
+    makeRenamed(root, checkouts.renamed);
     /** @type {Partial<Record<BuildName, Partial<Record<Variant, string>>>>} */
     const sites = {};
     /** @type {{ v1: (() => Promise<void>)[], deploys: (() => Promise<void>)[] }} */

@@ -25,6 +25,16 @@ const PROBE = {
   title: 'Build probe',
   navOrder: Math.max(...listScreens(process.cwd()).map((appScreen) => appScreen.navOrder)) + 1,
 };
+/** The app as this checkout has it: its package.json and a screen of it, whatever the builder named them. */
+const APP = JSON.parse(readFileSync(path.join(process.cwd(), 'package.json'), 'utf8')) as {
+  name: string;
+  displayName?: string;
+  description?: string;
+};
+const APP_SCREEN = listScreens(process.cwd())[0];
+/** The name the rename test gives the app: never the one it has. */
+const RENAMED = APP.name === 'field-notes' ? 'field-notes-renamed' : 'field-notes';
+
 /** The probe screen's file. */
 const PROBE_FILE = `src/ui/screens/${PROBE.name}.tsx`;
 
@@ -85,6 +95,20 @@ const cases: Case[] = [
     args: ['--watch', '--out', 'dev'],
     line: '--out is for builds: the dev loop (--watch) keeps its build in memory',
   },
+  ...[
+    ['budget', 'budgets'],
+    ['networkonly', 'networkOnly'],
+    ['stallSecond', 'stallSeconds'],
+  ].map(([key, meant]) => ({
+    what: `a setting named "${key}" (a typo of "${meant}")`,
+    change: (dir: string) => editPackageJson(dir, (pkg) => ({ ...pkg, [key]: meant === 'networkOnly' ? ['/api/'] : 1000 })),
+    line: `package.json has "${key}", which is no setting: did you mean "${meant}"? (rename it, or remove it)`,
+  })),
+  {
+    what: 'a budget for a kind of file no build has',
+    change: withBudgets({ fonts: 20000 }),
+    line: 'package.json "budgets" has "fonts", which no build measures (the keys are sw.js, js, js.preact, css, app)',
+  },
   {
     what: 'a "budgets" value that is no number',
     change: withBudgets({ js: 'abc' }),
@@ -121,7 +145,7 @@ const cases: Case[] = [
         'static/manifest.webmanifest',
         readFileSync(path.join(dir, 'static/manifest.webmanifest'), 'utf8').replace('{', '{\n  "name": "Old Name",'),
       ),
-    line: 'static/manifest.webmanifest has "name": "Old Name", but package.json makes it "offline-shell": remove it from the template (the build writes it from package.json)',
+    line: `static/manifest.webmanifest has "name": "Old Name", but package.json makes it "${APP.displayName ?? APP.name}": remove it from the template (the build writes it from package.json)`,
   },
   ...['-1', '4.5', "'4'"].map((navOrder) => ({
     what: `navOrder = ${navOrder}`,
@@ -130,8 +154,8 @@ const cases: Case[] = [
   })),
   {
     what: 'a title repeated by a screen whose name sorts first (the new one is named)',
-    change: (dir) => write(dir, 'src/ui/screens/aardvark.tsx', screen('Offline readiness', PROBE.navOrder)),
-    line: `src/ui/screens/aardvark.tsx: title "Offline readiness" is also src/ui/screens/status.tsx's; each screen needs its own`,
+    change: (dir) => write(dir, 'src/ui/screens/aaa-aardvark.tsx', screen(APP_SCREEN.title.replace(/'/g, "\\'"), PROBE.navOrder)),
+    line: `src/ui/screens/aaa-aardvark.tsx: title ${JSON.stringify(APP_SCREEN.title)} is also ${APP_SCREEN.file}'s; each screen needs its own`,
   },
   {
     what: 'a screen written as .ts',
@@ -200,6 +224,18 @@ for (const { what, args = [], env, change, line } of cases) {
   });
 }
 
+test('--help and -h print every option, exit 0 and build nothing; --nope names --help among the options', () => {
+  const before = fingerprint(dir);
+  for (const flag of ['--help', '-h']) {
+    const outcome = runBuild(dir, [flag]);
+    assert.is(outcome.code, 0, outcome.stderr);
+    for (const option of ['--preact', '--kill-switch', '--check', '--out DIR', '--base /PATH/', '--serve', '--watch', '-h, --help'])
+      assert.match(outcome.stdout, `  ${option} `, `${flag} lists ${option}`);
+  }
+  assert.equal(fingerprint(dir), before, 'nothing built');
+  assert.match(runBuild(dir, ['--nope']).stderr, /^build failed: unknown option --nope \(expected .*, --help\)$/);
+});
+
 test('a port in use: "cannot serve", one line, exit 1, for --serve (the build is written: it did not fail) and --watch', async () => {
   const taken = net.createServer();
   await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
@@ -257,7 +293,7 @@ files("editors' files beside the screens are ignored: .DS_Store, vim's swap, ema
 files("a rename reaches every shipped text: the pages' description and <noscript>, the manifest's name and description", () => {
   editPackageJson(dir, (pkg) => ({
     ...pkg,
-    name: 'field-notes',
+    name: RENAMED,
     displayName: 'Field Notes',
     description: 'Notes from the field, offline.',
   }));
@@ -278,7 +314,10 @@ files("a rename reaches every shipped text: the pages' description and <noscript
   assert.ok(shipped.includes('sbom.cdx.json') && shipped.some((file) => /^assets\/app-\w+\.js$/.test(file)));
   for (const file of shipped) {
     const text = readFileSync(path.join(dir, 'dist', file), 'utf8').replace(/offline-shell:[a-z-]+/g, '');
-    assert.not.match(text, /offline-shell|A tiny, auditable/, file);
+    // The old name as a whole word (a name is [a-z0-9._-]): the new one may contain it ("notes" in "field-notes").
+    const withoutNew = text.replaceAll(RENAMED, '');
+    assert.not.match(withoutNew, new RegExp(`(?<![a-z0-9._-])${APP.name.replace(/\./g, '\\.')}(?![a-z0-9_-]|\\.[a-z0-9])`), file);
+    if (APP.description) assert.not.ok(text.includes(APP.description), `${file} still has the old description`);
   }
 });
 

@@ -13,6 +13,7 @@ import {
   installPlan,
   instructions,
   missingRequirements,
+  needsPagesRuntime,
   OBSERVATORY_VERSION,
   requirements,
   WRANGLER_VERSION,
@@ -112,6 +113,14 @@ test("the Observatory's scanner: the pinned version already in the cache is used
     if (before !== undefined) process.env.OBSERVATORY_PATH = before;
     rmSync(cache, { recursive: true, force: true });
   }
+});
+
+test("the quick run's tests (engines.test.ts) need no Pages runtime, so `npm test -- --quick` installs no wrangler; a file on every host does", () => {
+  const e2e = (name: string) => path.join(process.cwd(), 'test/e2e', name);
+  assert.not.ok(needsPagesRuntime([e2e('engines.test.ts')]), 'engines.test.ts runs on python');
+  assert.ok(needsPagesRuntime([e2e('engines.test.ts'), e2e('hosts-headers.test.ts')]), 'hosts-headers.test.ts runs on every host');
+  assert.ok(needsPagesRuntime([e2e('render.test.ts')]), 'render.test.ts runs on hostsFor(build), Pages among them');
+  assert.not.ok(needsPagesRuntime([e2e('app-identity.test.ts')]), 'app-identity.test.ts runs on preview and nginx');
 });
 
 test.run();

@@ -1,6 +1,7 @@
 // Every file of the site, built in memory: static files, the page bundle and its licences, the
 // SBOM and the bundle's composition, each screen's prerendered HTML, the precache manifest and sw.js, the host's headers file
 // and audit.json, with each file's precompressed copies.
+import path from 'node:path';
 import { HEADERS_FILE, headersFile } from '../headers.mjs';
 import { sri } from '../sri.mjs';
 import { buildApp } from './app-bundle.mjs';
@@ -14,6 +15,7 @@ import { SBOM_FILE, sbom } from './sbom.mjs';
 import { staticFiles } from './static-files.mjs';
 import { buildServiceWorker } from './worker.mjs';
 import { checkTargets } from './targets.mjs';
+import { listFiles } from './list-files.mjs';
 
 /** @typedef {import('./audit.mjs').AuditEntry} AuditEntry */
 /** @typedef {{ name: string, version: string, build: string, files: AuditEntry[] }} Audit */
@@ -96,7 +98,17 @@ export async function buildSite(root, opts) {
   site.add('precache.json', manifest);
   site.add('sw.js', worker);
   // The page's scripts and the worker run on the minimum engines, or the build fails.
-  for (const [file, contents] of site.files) if (file.endsWith('.js')) checkTargets(file, contents);
+  // Named by the builder's file and line: the page's from the bundle's inputs, the worker's from its sources.
+  const sources = {
+    page: Object.keys(assets.metafile.inputs),
+    worker: [
+      'sw.ts',
+      ...(await listFiles(path.join(root, 'src/sw'))).map((file) => `src/sw/${file}`),
+      ...Object.keys(assets.metafile.inputs),
+    ],
+  };
+  for (const [file, contents] of site.files)
+    if (file.endsWith('.js')) checkTargets(file, contents, { root, sources: file === 'sw.js' ? sources.worker : sources.page });
   // The host's own configuration (Netlify, Cloudflare Pages): after every file it names, outside the precache.
   site.add(HEADERS_FILE, Buffer.from(headersFile([...site.files.keys(), 'audit.json'], opts.base)));
   const audited = await site.audited();

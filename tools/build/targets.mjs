@@ -3,6 +3,8 @@
 // they lack, which esbuild cannot lower. Safari 15.0-15.3 is the oldest: it has service workers
 // and module scripts, but not Object.hasOwn, Array.prototype.at, structuredClone or BroadcastChannel
 // (the code checks for the last one before using it).
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { BuildError } from '../build-error.mjs';
 
 /** esbuild's `target` for the page and the worker. */
@@ -32,14 +34,51 @@ export const BEYOND_TARGETS = [
 ];
 
 /**
- * Throws a one-line BuildError naming the first API beyond TARGETS that the script `file` calls.
+ * Where in `sources` (files from `root`, the builder's first) the call is: `file:line:column` of
+ * the first line that matches `pattern` and is no comment; undefined when none does (a call
+ * written another way than the minified output shows it).
+ * @param {string} root
+ * @param {readonly string[]} sources
+ * @param {RegExp} pattern
+ */
+export function placeOf(root, sources, pattern) {
+  const ordered = [
+    ...sources.filter((file) => !file.includes('node_modules/')),
+    ...sources.filter((file) => file.includes('node_modules/')),
+  ];
+  for (const file of ordered) {
+    let text;
+    try {
+      text = readFileSync(path.join(root, file), 'utf8');
+    } catch {
+      continue;
+    }
+    const lines = text.split(/\r?\n/);
+    for (let index = 0; index < lines.length; index++) {
+      const match = pattern.exec(lines[index]);
+      if (!match || /^\s*(\/\/|\*|\/\*)/.test(lines[index])) continue;
+      // On the name, not the dot before it: where an editor's cursor goes.
+      const column = match.index + (match[0].startsWith('.') ? 2 : 1);
+      return `${file}:${index + 1}:${column}`;
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Throws a one-line BuildError naming the first API beyond TARGETS that the script `file` calls,
+ * and where: the source file, line and column (`sources`: the files the script was bundled from,
+ * from `root`), or the script alone when no source shows the call.
  * @param {string} file
  * @param {Buffer | string} code
+ * @param {{ root: string, sources: readonly string[] }} [from]
  */
-export function checkTargets(file, code) {
+export function checkTargets(file, code, from) {
   const text = code.toString();
   for (const { api, pattern, since } of BEYOND_TARGETS) {
     if (!pattern.test(text)) continue;
-    throw new BuildError(`${file} calls ${api} (${since}), beyond the minimum engines ${TARGETS.join(', ')} (tools/build/targets.mjs)`);
+    const place = from && placeOf(from.root, from.sources, pattern);
+    const reason = `calls ${api} (${since}), beyond the minimum engines ${TARGETS.join(', ')} (tools/build/targets.mjs)`;
+    throw new BuildError(place ? `${place}: ${reason}, in ${file}` : `${file} ${reason}`);
   }
 }

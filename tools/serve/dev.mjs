@@ -17,6 +17,7 @@ import { readProject } from '../build/project.mjs';
 import { staticFiles } from '../build/static-files.mjs';
 import { pageDefines } from '../defines.mjs';
 import { screensPlugin } from '../screens.mjs';
+import { buildDevClient, buildProblem } from './dev-client.mjs';
 import { buildFramework, frameworkImportReason, frameworkShims } from './dev-framework.mjs';
 import { liveReload } from './live-reload.mjs';
 import { rebuildOnChange } from './rebuild-on-change.mjs';
@@ -53,6 +54,9 @@ export async function startDev({ root, preact, base = '/', host = '127.0.0.1', p
     logLevel: 'silent',
   });
   const framework = await buildFramework({ ...options, alias: frameworkAlias(preact) });
+  // First in the page: it hears rebuilds and shows problems even when the app's script fails.
+  const client = await buildDevClient(options);
+  const pageFiles = [...client, ...framework];
   const shims = frameworkShims();
   const context = await esbuild.context({
     ...options,
@@ -62,7 +66,7 @@ export async function startDev({ root, preact, base = '/', host = '127.0.0.1', p
     plugins: [screensPlugin(root)],
   });
   const reloads = liveReload();
-  let site = await buildDevSite(root, context, framework, base);
+  let site = await buildDevSite(root, context, pageFiles, base);
   // Served from memory: the reload right after a rebuild waits for no disk access.
   const server = await listen({
     root,
@@ -93,12 +97,15 @@ export async function startDev({ root, preact, base = '/', host = '127.0.0.1', p
   const changed = rebuildOnChange(
     async () => {
       const started = performance.now();
-      const files = await buildDevSite(root, context, framework, base);
+      const files = await buildDevSite(root, context, pageFiles, base);
       return { files, milliseconds: Math.round(performance.now() - started) };
     },
     ({ error, value }) => {
       if (error || !value) {
-        console.error(`build failed: ${error instanceof BuildError ? error.message : esbuildReason(error)}`);
+        const reason = error instanceof BuildError ? error.message : esbuildReason(error);
+        console.error(`build failed: ${reason}`);
+        // And in the open pages, until a good build reloads them.
+        reloads.fail(buildProblem(root, reason));
         return;
       }
       // Served only once reported: a build of a half-written file (an editor's truncate, then
@@ -131,7 +138,7 @@ export async function startDev({ root, preact, base = '/', host = '127.0.0.1', p
  * static/. Resolves to the site's files (path -> Buffer).
  * @param {string} root
  * @param {import('esbuild').BuildContext<{ write: false }>} context
- * @param {{ path: string, contents: Buffer }[]} framework
+ * @param {{ path: string, contents: Buffer }[]} framework the dev client's files and the framework bundle, built at start
  * @param {string} base
  * @returns {Promise<Map<string, Buffer>>}
  */
@@ -150,8 +157,14 @@ async function buildDevSite(root, context, framework, base) {
   }));
   const files = await staticFiles(root, project.manifestTemplate, project.identity, project.description);
   for (const asset of [...framework, ...assets]) files.set(asset.path, asset.contents);
-  // Module scripts run in document order: the framework has filled FRAMEWORK_GLOBAL before app.js runs.
-  const pageAssets = [...assets.filter((a) => a.path.endsWith('.css')), ...framework, ...assets.filter((a) => a.path.endsWith('.js'))];
+  // Module scripts run in document order: the dev client listens for errors before the framework
+  // and app.js run, and the framework has filled FRAMEWORK_GLOBAL before app.js runs.
+  const pageAssets = [
+    ...assets.filter((a) => a.path.endsWith('.css')),
+    ...framework.filter((a) => a.path.endsWith('.css')),
+    ...framework.filter((a) => a.path.endsWith('.js')),
+    ...assets.filter((a) => a.path.endsWith('.js')),
+  ];
   for (const route of project.screens) {
     // No integrity attributes in dev: the files change on every save.
     const html = renderHtml(project.template, {

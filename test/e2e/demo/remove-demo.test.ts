@@ -22,6 +22,29 @@ function removeDemo(copy: string): string[] {
   return result.stdout.trim().split('\n');
 }
 
+/** Runs remove-demo where it must refuse: exit 1, one line on stderr, nothing on stdout, nothing changed; returns the line. */
+function refusedRemoval(copy: string): string {
+  const before = snapshot(copy);
+  const result = spawnSync(process.execPath, ['tools/remove-demo.mjs'], { cwd: copy, encoding: 'utf8' });
+  assert.is(result.status, 1, result.stdout);
+  assert.is(result.stdout, '');
+  const lines = result.stderr.trim().split('\n');
+  assert.is(lines.length, 1, result.stderr);
+  assert.equal(snapshot(copy), before, 'nothing changed');
+  return lines[0];
+}
+
+/** Builds the copy; fails with the build's line unless it exits 0. */
+function builds(copy: string): void {
+  const built = spawnSync(process.execPath, ['build.mjs', '--out', 'dist'], { cwd: copy, encoding: 'utf8' });
+  assert.is(built.status, 0, built.stderr);
+}
+
+/** Edits a file of the copy. */
+function edit(copy: string, file: string, change: (text: string) => string): void {
+  writeFileSync(path.join(copy, file), change(readFileSync(path.join(copy, file), 'utf8')));
+}
+
 /** Every file of the copy but node_modules, with its SHA-256: what a run changed. */
 function snapshot(copy: string): Record<string, string> {
   const files = readdirSync(copy, { recursive: true, withFileTypes: true }).filter(
@@ -64,6 +87,13 @@ test('removes the demo and says what it removed; the app builds with a home scre
   assert.not.match(readme, '**Notes**');
   assert.not.match(readme, 'When the browser deletes your data');
   assert.match(readme, '## The screens', 'the rest of the README stays');
+  assert.not.match(readme, 'src/notes/', 'no line points at the demo');
+  assert.ok(lines.includes("wrote src/app.css: the demo's part"));
+  const css = readFileSync(path.join(copy, 'src/app.css'), 'utf8');
+  assert.not.match(css, /\.notes\b|end notes/, "the demo's CSS is gone");
+  assert.match(css, /^\.own \{/m, 'the rest of the CSS stays');
+  for (const file of readdirSync(path.join(copy, 'src'), { recursive: true, encoding: 'utf8' }).filter((name) => /\.tsx?$/.test(name)))
+    assert.not.match(readFileSync(path.join(copy, 'src', file), 'utf8'), 'src/notes/', `src/${file} points at the demo`);
   const built = spawnSync(process.execPath, ['build.mjs', '--out', 'dist'], { cwd: copy, encoding: 'utf8' });
   assert.is(built.status, 0, built.stderr);
   const screens = listScreens(copy);
@@ -105,6 +135,63 @@ test("keeps the README's demo section the builder changed, and names it; the res
   const left = readFileSync(readme, 'utf8');
   assert.match(left, `## When the browser deletes your data\n\n${mine}`, 'the section as the builder left it');
   assert.not.match(left, '**Notes**', "the Notes screen's line, as the demo shipped it, is gone");
+});
+
+test('a changed start call goes whole with its import (one line or several); the app builds', () => {
+  for (const call of ['startNotes({ saveWithinMs: 500 });', 'startNotes({\n  saveWithinMs: 500,\n});']) {
+    const copy = copyProject();
+    edit(copy, 'src/main.tsx', (code) => code.replace(/^startNotes\(\);$/m, call));
+    const lines = removeDemo(copy);
+    assert.ok(lines.includes('wrote src/main.tsx: no longer starts the notes'), call);
+    assert.not.match(readFileSync(path.join(copy, 'src/main.tsx'), 'utf8'), /notes|saveWithinMs/i, call);
+    builds(copy);
+  }
+});
+
+test('a use of the notes it cannot take out whole: refused in one line, nothing changed', () => {
+  const copy = copyProject();
+  edit(copy, 'src/main.tsx', (code) => code.replace(/^startNotes\(\);$/m, 'if (location.search !== "?no-notes") startNotes();'));
+  assert.match(
+    refusedRemoval(copy),
+    /^remove-demo: nothing changed: src\/main\.tsx uses the notes where remove-demo cannot take them out whole \(near line \d+\): /,
+  );
+});
+
+test('a changed Notes screen, which needs the notes store: refused in one line, nothing changed', () => {
+  const copy = copyProject();
+  edit(copy, 'src/ui/screens/index.tsx', (code) => `${code}// mine now\n`);
+  assert.match(
+    refusedRemoval(copy),
+    /^remove-demo: nothing changed: src\/ui\/screens\/index\.tsx \(a demo file you changed, so it is kept\) imports src\/notes\/\w+\.ts, which is the demo's and would be deleted: delete src\/ui\/screens\/index\.tsx or make it import nothing of the demo, then run again$/,
+  );
+});
+
+test("a builder's own screen that uses the notes store: refused, naming it", () => {
+  const copy = copyProject();
+  writeFileSync(
+    path.join(copy, 'src/ui/screens/count.tsx'),
+    "import { notes } from '../../notes/store';\nimport { useStore } from '../useStore';\n\nexport const title = 'Count';\nexport const navOrder = 90;\n\nexport default function Count() {\n  return <p>{useStore(notes).doc.notes.length}</p>;\n}\n",
+  );
+  assert.match(refusedRemoval(copy), /^remove-demo: nothing changed: src\/ui\/screens\/count\.tsx imports src\/notes\/store\.ts, /);
+});
+
+test('a checkout with CRLF line endings (Git for Windows): the demo is the same demo, removed; the files written keep CRLF', () => {
+  const copy = copyProject();
+  const text = readdirSync(copy, { recursive: true, encoding: 'utf8' }).filter(
+    (file) => !file.startsWith('node_modules') && /\.(tsx?|css|md|mjs|json)$/.test(file),
+  );
+  for (const file of text) edit(copy, file, (code) => code.replace(/\r?\n/g, '\r\n'));
+  const lines = removeDemo(copy);
+  for (const file of candidateFiles(repo)) assert.ok(lines.includes(`removed ${file}`), `says it removed ${file}`);
+  assert.not.ok(
+    lines.some((line) => line.startsWith('kept ')),
+    lines.join('\n'),
+  );
+  for (const file of ['src/main.tsx', 'README.md', 'src/app.css', 'src/ui/screens/index.tsx']) {
+    const written = readFileSync(path.join(copy, file), 'utf8');
+    assert.not.match(written, /[^\r]\n/, `${file} keeps its CRLF endings`);
+  }
+  builds(copy);
 });
 
 test.run();

@@ -1,10 +1,24 @@
 // The builder's message form (test/fixtures/screens/message.tsx, in the test sites' `form`
 // variants) as the tests read it, the same way in every engine (a Playwright Page or a Tab of
 // lib/driver.ts): what each control shows, and what the component's own state holds.
+import { placedFixtures } from '../../harness/field-screen.mjs';
 import type { RunsInPage } from './driver';
 
+/**
+ * The fixture screen as the test sites add it: "Message" at /message/, or under a name, title and
+ * navOrder of its own when the app has a screen of that name or title (harness/field-screen.mjs).
+ */
+const MESSAGE_SCREEN = (() => {
+  const placed = placedFixtures(process.cwd()).find((fixture) => fixture.source === 'message.tsx');
+  if (!placed) throw new Error('test/fixtures/screens/message.tsx is missing');
+  return placed;
+})();
+
 /** Where the fixture screen is (its file name is its URL). */
-export const MESSAGE_PATH = '/message/';
+export const MESSAGE_PATH = MESSAGE_SCREEN.path;
+
+/** Its title: the nav link's name and the <h1>. */
+export const MESSAGE_TITLE = MESSAGE_SCREEN.title;
 
 /** What the form's controls show, and the line the component draws from its state. */
 export interface MessageForm {
