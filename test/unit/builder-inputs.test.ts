@@ -107,7 +107,7 @@ const cases: Case[] = [
   {
     what: 'a budget for a kind of file no build has',
     change: withBudgets({ fonts: 20000 }),
-    line: 'package.json "budgets" has "fonts", which no build measures (the keys are sw.js, js, js.preact, css, app)',
+    line: 'package.json "budgets" has "fonts", which no build measures (the keys are sw.js, js, js.preact, css, app, assets)',
   },
   {
     what: 'a "budgets" value that is no number',
