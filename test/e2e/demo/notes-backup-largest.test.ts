@@ -94,7 +94,7 @@ for (const build of BUILDS) {
     const watched = await restoring.evaluate(
       () => (window as unknown as { restore: { chosenAt: number; restoredAt: number; said: string; longTasks: number[] } }).restore,
     );
-    assert.is(watched.said, `Restored from ${download.suggestedFilename()}: ${NOTES} notes added, 0 notes updated.`);
+    assert.is(watched.said, `Restored from ${download.suggestedFilename()}: ${NOTES} notes added, 0 notes updated, 0 notes brought back.`);
     await notesShown(restoring, NOTES + 1);
     assert.equal(await storedNotes(restoring), backup.notes, 'every note with its id, text and time');
     const restoreMs = Math.round(watched.restoredAt - watched.chosenAt);

@@ -51,7 +51,7 @@ for (const build of BUILDS) {
     await firstNote(page).waitFor(WAIT);
     assert.equal(await shownNotes(page), [''], 'a new user again');
     const said = await restore(page, { name: download.suggestedFilename(), buffer: file });
-    assert.is(said, `Restored from ${APP_NAME}-notes-${today}.json: 1 note added, 1 note updated.`);
+    assert.is(said, `Restored from ${APP_NAME}-notes-${today}.json: 1 note added, 1 note updated, 0 notes brought back.`);
     assert.equal(await shownNotes(page), ['groceries: milk, "bread"', 'call the bank\nabout the ünïcode card']);
     assert.equal(
       JSON.parse(present(await page.evaluate((key) => localStorage.getItem(key), NOTES_KEY), 'the notes in localStorage')).notes,
@@ -81,7 +81,7 @@ for (const build of BUILDS) {
       ],
     };
     const said = await restore(page, { name: 'merge.json', buffer: Buffer.from(JSON.stringify(backup)) });
-    assert.is(said, 'Restored from merge.json: 1 note added, 1 note updated.');
+    assert.is(said, 'Restored from merge.json: 1 note added, 1 note updated, 0 notes brought back.');
     assert.equal(await shownNotes(page), ['groceries: milk, "bread"', 'newer text of note 2', 'a note from another device']);
     await context.close();
   });

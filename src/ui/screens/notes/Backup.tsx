@@ -44,7 +44,10 @@ async function restoreFrom(file: File): Promise<string> {
   if ('problem' in outcome && outcome.problem === 'outdated')
     return 'Not restored: your notes were saved by a newer version of this app. Nothing was changed; reload to get it.';
   if ('problem' in outcome) return NO_ROOM_FOR_RESTORE;
-  return `Restored from ${file.name}: ${noteCount(outcome.added)} added, ${noteCount(outcome.updated)} updated.`;
+  const { added, updated, broughtBack, newerHere } = outcome;
+  // The file's older text of a note edited here is not shown: say so, so the count is never "nothing" while the file holds text.
+  const kept = newerHere ? `; ${noteCount(newerHere)} kept as edited here after the backup` : '';
+  return `Restored from ${file.name}: ${noteCount(added)} added, ${noteCount(updated)} updated, ${noteCount(broughtBack)} brought back${kept}.`;
 }
 
 /** The backup controls under the notes, with one live region for what they did. */
