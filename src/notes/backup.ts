@@ -139,20 +139,23 @@ export function mergeBackup(doc: Doc, notes: Note[], now: number): Restored {
   const here = new Map(doc.notes.map((note) => [note.id, note]));
   const counts = { added: 0, updated: 0, broughtBack: 0, newerHere: 0 };
   // An untouched empty note (a fresh profile's) is no text to bring: left out, not counted.
-  const restored = notes.filter((note) => !isUntouched(note)).map(withOwnId).map((note) => {
-    const known = here.get(note.id);
-    const deletedAt = doc.gone.get(note.id);
-    if (known) {
-      if (isNewer(note, known)) counts.updated++;
-      else if (known.text !== note.text) counts.newerHere++;
-      return note;
-    }
-    if (deletedAt === undefined) {
-      counts.added++;
-      return note;
-    }
-    counts.broughtBack++;
-    return { ...note, at: nextTime(Math.max(deletedAt, note.at), now) };
-  });
+  const restored = notes
+    .filter((note) => !isUntouched(note))
+    .map(withOwnId)
+    .map((note) => {
+      const known = here.get(note.id);
+      const deletedAt = doc.gone.get(note.id);
+      if (known) {
+        if (isNewer(note, known)) counts.updated++;
+        else if (known.text !== note.text) counts.newerHere++;
+        return note;
+      }
+      if (deletedAt === undefined) {
+        counts.added++;
+        return note;
+      }
+      counts.broughtBack++;
+      return { ...note, at: nextTime(Math.max(deletedAt, note.at), now) };
+    });
   return { doc: merge(doc, { notes: restored, gone: new Map() }), ...counts };
 }

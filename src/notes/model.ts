@@ -94,7 +94,9 @@ export function recover(data: unknown): { doc: Doc; lost: boolean } {
   for (const candidate of storedNotes as Partial<Note>[]) {
     // A note whose text survived is kept even if its id or time did not.
     if (typeof candidate?.text !== 'string') continue;
-    notes.push(withOwnId({ id: typeof candidate.id === 'string' ? candidate.id : newId(), text: candidate.text, at: Number(candidate.at) || 0 }));
+    notes.push(
+      withOwnId({ id: typeof candidate.id === 'string' ? candidate.id : newId(), text: candidate.text, at: Number(candidate.at) || 0 }),
+    );
   }
   // JSON.parse makes every key an own property (`__proto__` too): Object.entries reads each one.
   const storedGone = typeof stored.gone === 'object' && stored.gone !== null ? Object.entries(stored.gone) : [];

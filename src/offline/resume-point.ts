@@ -3,6 +3,7 @@
 // typed or chosen in the screen's fields (src/offline/form-state.ts), the same field with the same
 // caret. Kept in sessionStorage: it survives a reload of this tab and nothing else.
 import { storageKey } from '../app-name';
+import { isWithinLast } from './clock';
 import { changedFields, fieldRestorer, readSavedFields, type SavedField } from './form-state';
 import { area, load, save } from './storage';
 
@@ -94,8 +95,8 @@ function focusPointOf(element: Element): FocusPoint {
   };
 }
 
-/** Saves where the person is now, for the page that a reload is about to load. */
-export function saveResumePoint(): void {
+/** Saves where the person is now, for the page that a reload is about to load; says whether the fields it holds are kept. */
+export function saveResumePoint(): boolean {
   const element = elementToResume();
   const point: ResumePoint = {
     url: location.href,
@@ -106,7 +107,7 @@ export function saveResumePoint(): void {
     at: Date.now(),
   };
   // A failed write (storage full or off) loses the place and the fields' copy; what the app saves itself is saved apart.
-  save(RESUME_KEY, point, area('sessionStorage'));
+  return !save(RESUME_KEY, point, area('sessionStorage')) || point.fields.length === 0;
 }
 
 /** Reads and forgets the saved resume point: it is used once, or not at all. */
@@ -116,7 +117,8 @@ function takeResumePoint(): ResumePoint | null {
   storage?.removeItem(RESUME_KEY);
   if (!value || typeof value !== 'object') return null;
   const point = value as ResumePoint;
-  if (typeof point.at !== 'number' || Date.now() - point.at > RESUME_MAX_AGE_MS) return null;
+  // A time in the future (the clock moved back) is no recent save: every age goes through clock.ts.
+  if (typeof point.at !== 'number' || !isWithinLast(point.at, RESUME_MAX_AGE_MS)) return null;
   if (point.url !== location.href) return null;
   return { ...point, fields: readSavedFields(point.fields) };
 }

@@ -116,6 +116,42 @@ test('storage full: reported, the change stays shown and pending, the last good 
   assert.is(theme.getSnapshot().problem, undefined, 'the notice goes away once saved');
 });
 
+test('what could not be saved is carried through a reload of the tab (sessionStorage), put back, and saved once there is room', async () => {
+  const carryKey = THEME_KEY + ':carried';
+  env.stop = theme.start({ storage: tinyStorage(60) });
+  choose('dark');
+  await env.dom.tick(1000);
+  choose('x'.repeat(100));
+  await env.dom.tick(1000);
+  assert.is(theme.getSnapshot().problem, 'full');
+  assert.ok(flushAll(), 'before a reload: kept (carried), so the reload need not wait');
+  assert.match(present(sessionStorage.getItem(carryKey), 'the carried document'), 'x'.repeat(100));
+  // The reload: a new page of the same tab, its localStorage still full.
+  env.stop();
+  env.stop = theme.start({ storage: tinyStorage(0) });
+  assert.is(shown(), 'x'.repeat(100), 'the unsaved choice is back on screen');
+  assert.is(theme.getSnapshot().problem, 'full', 'and still said to be unsaved');
+  assert.is(stored().theme, 'dark', 'the last good save intact');
+  // Another reload, with room now: saved, and the carried copy forgotten.
+  env.stop();
+  env.stop = theme.start();
+  assert.is(stored().theme, 'x'.repeat(100));
+  assert.is(sessionStorage.getItem(carryKey), null);
+  assert.is(theme.getSnapshot().problem, undefined);
+});
+
+test('a document saved as it changes carries nothing; with neither storage nor a session to carry it, flushAll says it is not kept', () => {
+  env.stop = theme.start();
+  choose('dark');
+  assert.ok(flushAll());
+  assert.equal(Object.keys(sessionStorage), [], 'nothing carried while saves succeed');
+  env.stop();
+  env.stop = theme.start({ storage: null, session: null });
+  assert.ok(flushAll(), 'nothing pending: kept');
+  choose('light');
+  assert.not.ok(flushAll(), 'site data blocked: the text can be neither saved nor carried');
+});
+
 test('no storage at all: reported once started, and changes still work for the session', async () => {
   env.stop = theme.start({ storage: null });
   assert.is(theme.getSnapshot().problem, 'unavailable');

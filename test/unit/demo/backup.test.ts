@@ -127,7 +127,11 @@ merging('merges by id: the newer edit wins either way, notes only on this device
     { id: 'c', text: 'only in the backup', at: 3 },
     { id: 'only-here', text: 'kept', at: 1 },
   ]);
-  assert.equal(counts, { added: 1, updated: 1, broughtBack: 0, newerHere: 1 }, 'the older text of a note edited here is counted, not silent');
+  assert.equal(
+    counts,
+    { added: 1, updated: 1, broughtBack: 0, newerHere: 1 },
+    'the older text of a note edited here is counted, not silent',
+  );
   assert.equal(
     mergeBackup(merged, backup, 200),
     { doc: merged, added: 0, updated: 0, broughtBack: 0, newerHere: 1 },
@@ -165,7 +169,10 @@ merging('two devices: first notes that share the legacy id `0` but no edit stay 
 merging('new ids are random, unique across devices, and still sort by creation time', () => {
   const ids = Array.from({ length: 1000 }, () => newId());
   assert.is(new Set(ids).size, ids.length);
-  assert.ok(ids.every((id) => id !== '0' && /^[0-9a-z]+-[0-9a-z]{21}$/.test(id)), ids[0]);
+  assert.ok(
+    ids.every((id) => id !== '0' && /^[0-9a-z]+-[0-9a-z]{21}$/.test(id)),
+    ids[0],
+  );
   // Two profiles started in the same millisecond still differ in 96 random bits.
   assert.not.equal(ids[0].split('-')[1], ids[1].split('-')[1]);
 });
