@@ -21,7 +21,7 @@ import { EngineSuite, engineUnderTest } from './lib/engine-suite';
 import { BIG_APP_PACE, buildBigApp, MEDIA_FILES, STALLED_FILE, stallOnce } from './lib/big-app';
 import { buildV3 } from './lib/third-version';
 import { holdFile, requestsSince, startHost } from './lib/hosts';
-import { MESSAGE_PATH, messageForm, stateLine } from './lib/message-form';
+import { MESSAGE_PATH, messageForm, secretsOf, stateLine } from './lib/message-form';
 import { assertPolicyEnforced, assertTrustedTypesEnforced } from './lib/page-policy';
 import { OTHER_SITE, OTHER_SITE_HEADING, withOtherSite } from './lib/other-site';
 import { registrationOf, type RegistrationSeen } from './lib/registration';
@@ -206,7 +206,7 @@ for (const [index, build] of BUILDS.entries()) {
   // A builder's form through the reconnect, on both builds: React and Preact listen to different
   // events, and Firefox refills prerendered fields itself before either hears of them.
   scenario(
-    "3e. a builder's form through the reconnect: every key and every control kept in the component, the caret where it was, the password empty",
+    "3e. a builder's form through the reconnect: every key and every control kept in the component, the caret where it was, no secret kept (password, a PIN shown as text, a split code)",
     async () => {
       await s.host.setRoot(site(build, 'form'));
       const tab = await openInstalled();
@@ -219,6 +219,14 @@ for (const [index, build] of BUILDS.entries()) {
       await tab.evaluate(() => document.querySelector<HTMLInputElement>('.message input[type="checkbox"]')?.focus());
       await tab.press(' ');
       await tab.type('Password', 'secret');
+      // Secrets as UI kits write them: a PIN typed while "Show PIN" made it a text field, a split one-time code.
+      await tab.click('Show PIN');
+      await until('the PIN shown as text', () =>
+        tab.evaluate(() => document.querySelector('#message-pin')?.getAttribute('type') === 'text'),
+      );
+      await tab.type('PIN', '4711');
+      for (const digit of [1, 2, 3]) await tab.type(`Code digit ${digit}`, String(digit));
+      assert.equal(await secretsOf(tab), { pin: '4711', code: '123' });
       await tab.type('Your message', 'before ');
       const documents = await Documents.of(tab);
       const { text, typed } = await typeThroughReconnectReload(tab, documents, 'before ', async () => (await messageForm(tab))?.text);
@@ -233,7 +241,9 @@ for (const [index, build] of BUILDS.entries()) {
       const shown = { to: 'ada', text, priority: 'high', urgent: true, password: '' };
       assert.equal(after, { ...shown, state: stateLine(shown) }, 'every control as it was, in the component state too; the password empty');
       assert.equal(await caretOf(tab), { id: 'message-text', start: text.length, end: text.length }, 'the focus and caret where they were');
+      // Four fields were saved: the PIN and the code's boxes never were (the PIN's key would count as missing: it is a password field again).
       assert.is((await logLines(tab)).at(-1), 'fields-restored: 4 of 4 came back');
+      assert.equal(await secretsOf(tab), { pin: '', code: '' }, 'the secrets did not come back');
       await assertOneReconnectReload(tab, documents);
       await assertNoProblems(tab);
     },
