@@ -28,7 +28,7 @@ import { registrationOf, type RegistrationSeen } from './lib/registration';
 import { DEEP_LINK, FIELD_SCREEN, heading, ROUTES, statusRow, stylesheetsApply, variant } from './lib/screens';
 import { appScript, audit, copySite, readPrecache, site } from './lib/site';
 import { sleep, until } from './lib/wait';
-import { appStorage, assertStorageKept, caretOf, fieldText, storedText } from './lib/field';
+import { appStorage, assertStorageKept, caretOf, fieldText, fillLocalStorage, storedText } from './lib/field';
 
 const { engine: ENGINE, builds: BUILDS } = engineUnderTest();
 
@@ -350,6 +350,38 @@ for (const [index, build] of BUILDS.entries()) {
       assert.is(await tab.evaluate(() => navigator.serviceWorker.controller), null, 'no worker controls the page');
       await assertNoProblems(tab);
     });
+    scenario(
+      '10f. a second app (a checklist), its storage full: an item added while nothing can be saved stays through the reconnect reload, and is saved once there is room',
+      async () => {
+        const tab = await openChecklistWith('stored before the disk filled');
+        assert.ok((await fillLocalStorage(tab)) > 0, 'the quota is real');
+        await tab.type(NEW_ITEM.label, 'added while full');
+        await tab.click('Add');
+        await until('the item on screen', async () => (await checklistOf(tab)).items.includes('added while full'));
+        // The app's throttled save (1 s) has been tried by then, and refused.
+        await tab.evaluate((ms) => new Promise<void>((resolve) => setTimeout(resolve, ms)), 1500);
+        assert.not.match((await storedText(tab, CHECKLIST_KEY)) ?? '', 'added while full', 'the device really has no room');
+        const documents = await Documents.of(tab);
+        await goOffline(tab);
+        await goOnline();
+        await documents.reloaded('the reconnect reload', 20_000);
+        await documents.until('the item back after the reload', async () => (await checklistOf(tab)).items.includes('added while full'));
+        assert.equal((await checklistOf(tab)).items, ['added while full', 'stored before the disk filled']);
+        assert.not.match((await storedText(tab, CHECKLIST_KEY)) ?? '', 'added while full', 'still not saved: carried through the reload');
+        // Room again: the next save stores it.
+        await tab.evaluate(() => {
+          for (const key of Object.keys(localStorage)) if (key.startsWith('filler-')) localStorage.removeItem(key);
+        }, null);
+        await tab.type(NEW_ITEM.label, 'added with room');
+        await tab.click('Add');
+        await until('every item stored', async () => {
+          const stored = (await storedText(tab, CHECKLIST_KEY)) ?? '';
+          return stored.includes('added while full') && stored.includes('added with room');
+        });
+        await assertOneReconnectReload(tab, documents);
+        await assertNoProblems(tab);
+      },
+    );
   }
 
   // The update, broken update and kill switch scenarios run on the React build; the Preact build
