@@ -106,7 +106,7 @@ export type RestoreProblem = 'full' | 'outdated';
 
 /** A stored document: a store of its state, and what changes it. */
 export interface DeviceDocument<Doc extends object> extends Store<DeviceDocumentState<Doc>> {
-  /** Where unreadable stored data is copied before anything overwrites it. */
+  /** Where unreadable stored data is copied before anything overwrites it (a later copy of other text: `<backupKey>-2`, `-3`, …). */
   readonly backupKey: string;
   /** Loads the document and starts saving it; returns a stop function. */
   start(options?: DeviceDocumentStart): () => void;
@@ -247,6 +247,18 @@ export function createDeviceDocument<Doc extends object>(options: DeviceDocument
   }
 
   /**
+   * Where to copy unreadable text: the backup key, or `<backup key>-2`, `-3`, … when an earlier
+   * copy of other text is there (an earlier copy is never overwritten; the same text is not copied twice).
+   */
+  function freeBackupKey(raw: string): string {
+    for (let n = 1; ; n++) {
+      const candidate = n === 1 ? backupKey : `${backupKey}-${n}`;
+      const there = loadText(candidate, storage).raw;
+      if (there === null || there === raw) return candidate;
+    }
+  }
+
+  /**
    * Writes `next` merged with what is stored now (another tab may have saved since its last
    * `storage` event reached us). Never replaces a newer format, nor unreadable text of which no
    * copy exists: that text is copied to the backup key first, and if the copy fails nothing is written.
@@ -258,7 +270,7 @@ export function createDeviceDocument<Doc extends object>(options: DeviceDocument
       return { problem: 'outdated' };
     }
     if (found.lost && found.raw !== null && found.raw !== replaceable) {
-      const copyProblem = save(backupKey, found.raw, storage);
+      const copyProblem = save(freeBackupKey(found.raw), found.raw, storage);
       if (copyProblem) {
         state.update({ corrupt: 'not-copied' });
         return { problem: copyProblem === 'full' ? 'full' : 'unavailable' };

@@ -91,6 +91,20 @@ test('unreadable stored text is copied to the backup key, reported, and the reco
   assert.equal(stored(), { v: 2, ...EMPTY });
 });
 
+test('a later copy of unreadable text never overwrites an earlier one: it goes to <backup key>-2, -3; the same text is not copied twice', () => {
+  const damaged = ['{"v":2,"theme":"da', '{"v":2,"the', '{"v":2'];
+  for (const raw of [...damaged, damaged[1]]) {
+    localStorage.setItem(THEME_KEY, raw);
+    env.stop?.();
+    env.stop = theme.start();
+  }
+  assert.equal(
+    [theme.backupKey, `${theme.backupKey}-2`, `${theme.backupKey}-3`].map((key) => localStorage.getItem(key)),
+    damaged,
+  );
+  assert.is(localStorage.getItem(`${theme.backupKey}-4`), null);
+});
+
 test('stored data that recover() could not keep whole is also copied aside and reported', () => {
   const raw = JSON.stringify({ v: 2, colour: 'dark' });
   localStorage.setItem(THEME_KEY, raw);

@@ -105,6 +105,15 @@ test('a resume point saved long before the reload (one that did not happen then)
   assert.is(active(), 'BODY');
 });
 
+test('a resume point stamped in the future (the clock moved back since it was saved) is no recent one: ignored', async () => {
+  field('note-a').focus();
+  saveResumePoint();
+  // Saved, not used then; the clock is set back an hour: by the clock, that point is from the future.
+  dom.moveClock(-60 * 60 * 1000);
+  await reload();
+  assert.is(active(), 'BODY');
+});
+
 test('unreadable stored text is ignored', async () => {
   sessionStorage.setItem(RESUME_KEY, '{not json');
   await reload();

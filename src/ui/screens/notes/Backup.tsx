@@ -3,6 +3,7 @@
 import { useState, type ChangeEvent } from 'react';
 import { backupFileName, backupText, limitProblem, readBackup, sizeProblem } from '../../../notes/backup';
 import { notes, restoreNotes } from '../../../notes/store';
+import { downloadText } from '../../download';
 import { formatCount } from '../../format';
 import { NO_ROOM_FOR_RESTORE } from '../../no-room';
 
@@ -13,18 +14,12 @@ const noteCount = (count: number): string => formatCount(count, 'note');
 function downloadBackup(): string {
   const now = new Date();
   const list = notes.getSnapshot().notes;
-  const file = new Blob([backupText(list, now)], { type: 'application/json' });
-  const url = URL.createObjectURL(file);
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = backupFileName(now);
-  link.click();
-  // The download has its own reference to the Blob once it started; this frees the page's.
-  setTimeout(() => URL.revokeObjectURL(url));
+  const name = backupFileName(now);
+  const size = downloadText(name, backupText(list, now));
   // The file is made either way (it is the person's text), but a file over a limit would be refused on restore: say so now.
-  const overLimit = sizeProblem(file.size) ?? limitProblem(list);
-  if (overLimit) return `Saved ${noteCount(list.length)} to ${link.download}, but this app cannot restore it: ${overLimit}`;
-  return `Saved ${noteCount(list.length)} to ${link.download}.`;
+  const overLimit = sizeProblem(size) ?? limitProblem(list);
+  if (overLimit) return `Saved ${noteCount(list.length)} to ${name}, but this app cannot restore it: ${overLimit}`;
+  return `Saved ${noteCount(list.length)} to ${name}.`;
 }
 
 /** Lets the browser paint and take input between two long steps of a restore. */
