@@ -303,12 +303,31 @@ export function createDeviceDocument<Doc extends object>(options: DeviceDocument
     if (!written.problem && worthKeeping(doc)) persistWithoutPrompt().catch(() => {});
   }
 
-  /** Keeps the unsaved document in sessionStorage while saves fail; forgets it once one succeeds. */
+  /**
+   * Keeps the unsaved document for the next page of this tab while saves fail: in sessionStorage,
+   * or, where site data is blocked, in this history entry's state (a reload keeps it); forgets it
+   * once a save succeeds.
+   */
   function carry(): void {
-    if (dirty) carried = !save(carryKey, JSON.stringify(stored(doc)), session);
-    else if (carried) {
-      session?.removeItem(carryKey);
-      carried = false;
+    if (dirty) {
+      const text = JSON.stringify(stored(doc));
+      carried = !save(carryKey, text, session) || carryInHistory(text);
+      return;
+    }
+    if (!carried) return;
+    session?.removeItem(carryKey);
+    carryInHistory(undefined);
+    carried = false;
+  }
+
+  /** Puts `text` (undefined: nothing) in this history entry's state under the carry key; says whether it is there. */
+  function carryInHistory(text: string | undefined): boolean {
+    try {
+      history.replaceState({ ...history.state, [carryKey]: text }, '');
+      return text !== undefined;
+    } catch {
+      // Too many calls (Safari and Firefox limit replaceState), or state that cannot be cloned.
+      return false;
     }
   }
 
@@ -414,11 +433,16 @@ export function createDeviceDocument<Doc extends object>(options: DeviceDocument
 
   /** What an earlier page of this tab carried (flush()), read as stored data; its key stays until a save succeeds. */
   function takeCarried(): Doc | undefined {
-    const { raw, value, problem } = load(carryKey, session);
-    carried = raw !== null;
-    if (raw === null || problem) return undefined;
-    const found = read(raw, { value, unreadable: false });
-    return found.newer || found.lost ? undefined : found.doc;
+    const texts = [loadText(carryKey, session).raw, history.state?.[carryKey]].filter((text) => typeof text === 'string');
+    carried = texts.length > 0;
+    let found: Doc | undefined;
+    // Both, merged: one of them may be older (the other place refused a later carry).
+    for (const text of texts) {
+      const { value, problem } = parse(text);
+      const carriedRead = problem ? undefined : read(text, { value, unreadable: false });
+      if (carriedRead && !carriedRead.newer && !carriedRead.lost) found = found ? merge(found, carriedRead.doc) : carriedRead.doc;
+    }
+    return found;
   }
 
   function start({

@@ -154,7 +154,7 @@ test('what could not be saved is carried through a reload of the tab (sessionSto
   assert.is(theme.getSnapshot().problem, undefined);
 });
 
-test('a document saved as it changes carries nothing; with neither storage nor a session to carry it, flushAll says it is not kept', () => {
+test('site data blocked (no localStorage, no sessionStorage): carried in the history entry, which a reload keeps; flushAll says when even that fails', () => {
   env.stop = theme.start();
   choose('dark');
   assert.ok(flushAll());
@@ -163,7 +163,22 @@ test('a document saved as it changes carries nothing; with neither storage nor a
   env.stop = theme.start({ storage: null, session: null });
   assert.ok(flushAll(), 'nothing pending: kept');
   choose('light');
-  assert.not.ok(flushAll(), 'site data blocked: the text can be neither saved nor carried');
+  assert.ok(flushAll(), 'carried in history.state');
+  // The reload: history.state stays with the entry.
+  env.stop();
+  env.stop = theme.start({ storage: null, session: null });
+  assert.is(shown(), 'light', 'back after the reload');
+  // Where replaceState refuses too (Safari and Firefox limit how often it is called), nothing carries it: the reload must wait.
+  const replaceState = history.replaceState;
+  history.replaceState = () => {
+    throw new DOMException('Attempt to use history.replaceState() more than 100 times per 10 seconds', 'SecurityError');
+  };
+  try {
+    choose('sepia');
+    assert.not.ok(flushAll(), 'the text can be neither saved nor carried');
+  } finally {
+    history.replaceState = replaceState;
+  }
 });
 
 test('no storage at all: reported once started, and changes still work for the session', async () => {
