@@ -7,7 +7,7 @@
 import { APP_NAME } from '../app-name';
 import { formatNumber } from '../ui/format';
 import { nextTime } from '../offline/device-document';
-import { isNewer, isUntouched, merge, withOwnId, type Doc, type Note } from './model';
+import { isNewer, isUntouched, merge, type Doc, type Note } from './model';
 
 /** What identifies the file as a notes backup, whatever the app is called. */
 export const BACKUP_FORMAT = 'notes-backup';
@@ -130,18 +130,29 @@ export interface Restored {
 }
 
 /**
+ * The id every fresh profile's first note had before ids were random: two devices' notes `0` may
+ * share no edit at all. Any other id is random, so a note of the file with it is a copy of this one.
+ */
+const SHARED_FIRST_ID = '0';
+
+/**
  * Merges a backup's notes by id, as the person's undo: every note of the file is on the screen
  * afterwards, a note deleted here included (stamped after its deletion, so it stays back in every
  * tab), unless this device edited that note after the file's copy: the newer edit wins. Notes only
- * here stay. A note with the first notes' legacy shared id is named by its time (model.ts withOwnId).
+ * here stay. A file's note `0` with other text than this device's `0` is another note (named by
+ * its time, the same name at each restore of the file): both are kept.
  */
 export function mergeBackup(doc: Doc, notes: Note[], now: number): Restored {
   const here = new Map(doc.notes.map((note) => [note.id, note]));
   const counts = { added: 0, updated: 0, broughtBack: 0, newerHere: 0 };
+  const ownId = (note: Note): Note =>
+    note.id === SHARED_FIRST_ID && here.has(note.id) && here.get(note.id)?.text !== note.text
+      ? { ...note, id: `0-${note.at.toString(36)}` }
+      : note;
   // An untouched empty note (a fresh profile's) is no text to bring: left out, not counted.
   const restored = notes
     .filter((note) => !isUntouched(note))
-    .map(withOwnId)
+    .map(ownId)
     .map((note) => {
       const known = here.get(note.id);
       const deletedAt = doc.gone.get(note.id);

@@ -46,17 +46,6 @@ export const EMPTY_DOC: Doc = { notes: [], gone: new Map() };
 export const newId = (): string =>
   Date.now().toString(36) + '-' + Array.from(crypto.getRandomValues(new Uint32Array(3)), (n) => n.toString(36).padStart(7, '0')).join('');
 
-/**
- * Versions before random ids gave the first note of every fresh profile the id `0`, so two
- * devices' first notes shared it with no common edit. Read, such a note is named by its edit time
- * (the same name in every tab and in a backup of the same version), so two devices' first notes
- * stay two notes.
- */
-const LEGACY_FIRST_ID = '0';
-
-/** `note` with a legacy shared id replaced by one named after its edit time; any other note as it is. */
-export const withOwnId = (note: Note): Note => (note.id === LEGACY_FIRST_ID ? { ...note, id: `0-${note.at.toString(36)}` } : note);
-
 /** The empty note a fresh start shows (time 0): dropped by any merge that has another note, so two fresh tabs show one note, not two. */
 export const isUntouched = (note: Note): boolean => note.at === 0 && note.text === '';
 
@@ -94,9 +83,7 @@ export function recover(data: unknown): { doc: Doc; lost: boolean } {
   for (const candidate of storedNotes as Partial<Note>[]) {
     // A note whose text survived is kept even if its id or time did not.
     if (typeof candidate?.text !== 'string') continue;
-    notes.push(
-      withOwnId({ id: typeof candidate.id === 'string' ? candidate.id : newId(), text: candidate.text, at: Number(candidate.at) || 0 }),
-    );
+    notes.push({ id: typeof candidate.id === 'string' ? candidate.id : newId(), text: candidate.text, at: Number(candidate.at) || 0 });
   }
   // JSON.parse makes every key an own property (`__proto__` too): Object.entries reads each one.
   const storedGone = typeof stored.gone === 'object' && stored.gone !== null ? Object.entries(stored.gone) : [];

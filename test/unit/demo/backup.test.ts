@@ -15,7 +15,7 @@ import {
   sizeProblem,
   type Backup,
 } from '../../../src/notes/backup';
-import { merge, newId, recover, type Doc, type Note } from '../../../src/notes/model';
+import { merge, newId, type Doc, type Note } from '../../../src/notes/model';
 import { editNote, NOTES_KEY, notes, restoreNotes, startNotes } from '../../../src/notes/store';
 import { domPerTest, tinyStorage } from '../dom';
 import { present } from '../../present';
@@ -152,18 +152,19 @@ merging('a restore is an undo: a note deleted here after the backup was made com
   assert.equal(mergeBackup(doc([], [['gone', 50]]), [{ id: 'gone', text: 'edited after', at: 60 }], 70).broughtBack, 1);
 });
 
-merging('two devices: first notes that share the legacy id `0` but no edit stay two notes', () => {
-  // A device on the version before random ids: its first note was `0`, as every fresh profile's was.
-  const other = recover({ notes: [{ id: '0', text: 'typed on the other device', at: 1_700_000_000_000 }], gone: {} }).doc;
-  const fileNotes: Note[] = [{ id: '0', text: 'typed on this device', at: 1_700_000_500_000 }];
-  const { doc: merged, ...counts } = mergeBackup(other, fileNotes, 1_700_000_900_000);
+merging('two devices: first notes that share the id `0` of versions before random ids, with other texts, stay two notes', () => {
+  // Both devices ran a version that gave every fresh profile's first note the id `0`.
+  const here = doc([{ id: '0', text: 'typed on this device', at: 1_700_000_500_000 }]);
+  const fileNotes: Note[] = [{ id: '0', text: 'typed on the other device', at: 1_700_000_000_000 }];
+  const { doc: merged, ...counts } = mergeBackup(here, fileNotes, 1_700_000_900_000);
   assert.equal(
     merged.notes.map((note) => note.text),
-    ['typed on the other device', 'typed on this device'],
+    ['typed on this device', 'typed on the other device'],
   );
   assert.equal(counts, { added: 1, updated: 0, broughtBack: 0, newerHere: 0 });
-  // The same version read twice (another tab, the same backup again) gets the same id: one note.
-  assert.equal(mergeBackup(merged, fileNotes, 1_700_000_900_001).doc, merged);
+  assert.equal(mergeBackup(merged, fileNotes, 1_700_000_900_001).doc, merged, 'the same file again: the same two notes, no third');
+  // The same text under `0` is the same note.
+  assert.equal(mergeBackup(here, [{ ...here.notes[0], at: 5 }], 1_700_000_900_000).doc, here);
 });
 
 merging('new ids are random, unique across devices, and still sort by creation time', () => {
