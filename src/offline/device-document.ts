@@ -14,7 +14,7 @@
 import { onFlush } from './flush';
 import { takesLegacyKeys, writeReplacing } from './legacy-storage';
 import { persistWithoutPrompt } from './persistence';
-import { area, load, loadText, parse, save } from './storage';
+import { area, keepInHistory, load, loadText, parse, save } from './storage';
 import { createStore, type Store } from '../store';
 
 /**
@@ -311,24 +311,13 @@ export function createDeviceDocument<Doc extends object>(options: DeviceDocument
   function carry(): void {
     if (dirty) {
       const text = JSON.stringify(stored(doc));
-      carried = !save(carryKey, text, session) || carryInHistory(text);
+      carried = !save(carryKey, text, session) || keepInHistory(carryKey, text);
       return;
     }
     if (!carried) return;
     session?.removeItem(carryKey);
-    carryInHistory(undefined);
+    keepInHistory(carryKey, undefined);
     carried = false;
-  }
-
-  /** Puts `text` (undefined: nothing) in this history entry's state under the carry key; says whether it is there. */
-  function carryInHistory(text: string | undefined): boolean {
-    try {
-      history.replaceState({ ...history.state, [carryKey]: text }, '');
-      return text !== undefined;
-    } catch {
-      // Too many calls (Safari and Firefox limit replaceState), or state that cannot be cloned.
-      return false;
-    }
   }
 
   /** Saves now, before a reload: says whether what this tab holds is kept (saved, carried, or nothing pending). */

@@ -5,7 +5,7 @@
 import { storageKey } from '../app-name';
 import { isWithinLast } from './clock';
 import { changedFields, fieldRestorer, readSavedFields, type SavedField } from './form-state';
-import { area, load, save } from './storage';
+import { area, keepInHistory, load, save } from './storage';
 
 /** sessionStorage key of the resume point. */
 export const RESUME_KEY = storageKey('resume');
@@ -106,15 +106,16 @@ export function saveResumePoint(): boolean {
     fields: changedFields(),
     at: Date.now(),
   };
-  // A failed write (storage full or off) loses the place and the fields' copy; what the app saves itself is saved apart.
-  return !save(RESUME_KEY, point, area('sessionStorage')) || point.fields.length === 0;
+  // Site data blocked: the history entry carries it (a reload keeps it). Lost only if both refuse.
+  return !save(RESUME_KEY, point, area('sessionStorage')) || keepInHistory(RESUME_KEY, point) || point.fields.length === 0;
 }
 
 /** Reads and forgets the saved resume point: it is used once, or not at all. */
 function takeResumePoint(): ResumePoint | null {
   const storage = area('sessionStorage');
-  const { value } = load(RESUME_KEY, storage);
+  const value = load(RESUME_KEY, storage).value ?? history.state?.[RESUME_KEY];
   storage?.removeItem(RESUME_KEY);
+  if (history.state?.[RESUME_KEY]) keepInHistory(RESUME_KEY, undefined);
   if (!value || typeof value !== 'object') return null;
   const point = value as ResumePoint;
   // A time in the future (the clock moved back) is no recent save: every age goes through clock.ts.
