@@ -154,6 +154,8 @@ for (const build of BUILDS) {
     await page.reload();
     await startOver.waitFor(WAIT);
     assert.is(await storedText(page), unreadable, 'still there after the flush of a reload');
+    // What was typed crossed the reload (carried in sessionStorage): still on screen, still unsaved.
+    await until('the typed text back', async () => (await firstNote(page).inputValue()) === 'typed while the disk is full');
     assert.is(await storedText(page, NOTES_BACKUP_KEY), null);
     // The person chooses to start over, from the keyboard: Shift+Tab from the first note reaches the button.
     await firstNote(page).focus();
@@ -162,9 +164,9 @@ for (const build of BUILDS) {
     await page.keyboard.press('Enter');
     await until('the notes to be saved over the unreadable ones', async () => (await storedText(page)) !== unreadable);
     assert.equal(
-      JSON.parse((await storedText(page)) ?? 'null').notes.map(({ text, at }: { text: string; at: number }) => ({ text, at })),
-      [{ text: '', at: 0 }],
-      'the empty note a fresh start shows',
+      JSON.parse((await storedText(page)) ?? 'null').notes.map(({ text }: { text: string }) => text),
+      ['typed while the disk is full'],
+      'what was typed on screen is what is saved',
     );
     assert.is(await shownText(notice(page)), '');
     assert.ok(await firstNote(page).evaluate((note) => note === document.activeElement), 'the focus went to the first note');
