@@ -6,7 +6,8 @@
 // here lies above what the app lets a person store (the editor holds the notes to MAX_NOTES).
 import { APP_NAME } from '../app-name';
 import { formatNumber } from '../ui/format';
-import { merge, type Doc, type Note } from './model';
+import { nextTime } from '../offline/device-document';
+import { isNewer, isUntouched, merge, type Doc, type Note } from './model';
 
 /** What identifies the file as a notes backup, whatever the app is called. */
 export const BACKUP_FORMAT = 'notes-backup';
@@ -115,27 +116,57 @@ function noteProblem(candidate: unknown): string {
   return '';
 }
 
-/** The notes of this device with a backup merged in, and how many notes it added and updated. */
+/** The notes of this device with a backup merged in, and what the backup did to them. */
 export interface Restored {
   doc: Doc;
+  /** Notes of the file this device never had. */
   added: number;
+  /** Notes whose file copy is newer than this device's. */
   updated: number;
+  /** Notes of the file deleted here: restored as they are in the file. */
+  broughtBack: number;
+  /** Notes edited here since the file's copy (another text): this device's edit stays. */
+  newerHere: number;
 }
 
 /**
- * Merges a backup's notes by id: the newer edit of each note wins, notes only here stay, and
- * nothing present is deleted (a backup carries no deletions). A note deleted on this device
- * after the backup's copy was edited stays deleted, as it would against another tab's copy.
+ * The id every fresh profile's first note had before ids were random: two devices' notes `0` may
+ * share no edit at all. Any other id is random, so a note of the file with it is a copy of this one.
  */
-export function mergeBackup(doc: Doc, notes: Note[]): Restored {
-  const merged = merge(doc, { notes, gone: new Map() });
-  const before = new Map(doc.notes.map((note) => [note.id, note]));
-  let added = 0;
-  let updated = 0;
-  for (const note of merged.notes) {
-    const known = before.get(note.id);
-    if (!known) added++;
-    else if (known.text !== note.text || known.at !== note.at) updated++;
-  }
-  return { doc: merged, added, updated };
+const SHARED_FIRST_ID = '0';
+
+/**
+ * Merges a backup's notes by id, as the person's undo: every note of the file is on the screen
+ * afterwards, a note deleted here included (stamped after its deletion, so it stays back in every
+ * tab), unless this device edited that note after the file's copy: the newer edit wins. Notes only
+ * here stay. A file's note `0` with other text than this device's `0` is another note (named by
+ * its time, the same name at each restore of the file): both are kept.
+ */
+export function mergeBackup(doc: Doc, notes: Note[], now: number): Restored {
+  const here = new Map(doc.notes.map((note) => [note.id, note]));
+  const counts = { added: 0, updated: 0, broughtBack: 0, newerHere: 0 };
+  const ownId = (note: Note): Note =>
+    note.id === SHARED_FIRST_ID && here.has(note.id) && here.get(note.id)?.text !== note.text
+      ? { ...note, id: `0-${note.at.toString(36)}` }
+      : note;
+  // An untouched empty note (a fresh profile's) is no text to bring: left out, not counted.
+  const restored = notes
+    .filter((note) => !isUntouched(note))
+    .map(ownId)
+    .map((note) => {
+      const known = here.get(note.id);
+      const deletedAt = doc.gone.get(note.id);
+      if (known) {
+        if (isNewer(note, known)) counts.updated++;
+        else if (known.text !== note.text) counts.newerHere++;
+        return note;
+      }
+      if (deletedAt === undefined) {
+        counts.added++;
+        return note;
+      }
+      counts.broughtBack++;
+      return { ...note, at: nextTime(Math.max(deletedAt, note.at), now) };
+    });
+  return { doc: merge(doc, { notes: restored, gone: new Map() }), ...counts };
 }

@@ -37,8 +37,17 @@ export interface StoredDoc {
 /** No notes and no tombstones. */
 export const EMPTY_DOC: Doc = { notes: [], gone: new Map() };
 
-/** A new note id; ids sort by creation time, so every tab shows the notes in the same order. */
-export const newId = (): string => Date.now().toString(36) + Math.random().toString(36).slice(2, 6);
+/**
+ * A new note id: the creation time (so every tab shows the notes in the same order), then 96
+ * random bits (crypto.getRandomValues, which unlike randomUUID also runs outside a secure
+ * context), so two devices never make the same id and a backup moved between them merges no
+ * unrelated notes.
+ */
+export const newId = (): string =>
+  Date.now().toString(36) + '-' + Array.from(crypto.getRandomValues(new Uint32Array(3)), (n) => n.toString(36).padStart(7, '0')).join('');
+
+/** The empty note a fresh start shows (time 0): dropped by any merge that has another note, so two fresh tabs show one note, not two. */
+export const isUntouched = (note: Note): boolean => note.at === 0 && note.text === '';
 
 /** `doc` with a new empty note `id` at the end, stamped `now`. */
 export function withNewNote(doc: Doc, id: string, now: number): Doc {
@@ -86,7 +95,8 @@ export function recover(data: unknown): { doc: Doc; lost: boolean } {
 /**
  * Merges two versions note by note: the later edit wins, a note deleted at or after its last
  * edit stays deleted. Commutative, associative and idempotent: each note's winner is the greatest
- * by (time, text), each tombstone the latest, and the notes are sorted by id.
+ * by (time, text), each tombstone the latest, and the notes are sorted by id. An untouched fresh
+ * note goes when another note is there (each fresh tab makes its own).
  */
 export function merge(mine: Doc, theirs: Doc): Doc {
   const gone = new Map(mine.gone);
@@ -96,7 +106,8 @@ export function merge(mine: Doc, theirs: Doc): Doc {
     const known = newestById.get(note.id);
     if (!known || isNewer(note, known)) newestById.set(note.id, note);
   }
-  const notes = [...newestById.values()].filter((note) => !deletedSince(gone, note)).sort((a, b) => compareIds(a.id, b.id));
+  const live = [...newestById.values()].filter((note) => !deletedSince(gone, note)).sort((a, b) => compareIds(a.id, b.id));
+  const notes = live.some((note) => !isUntouched(note)) ? live.filter((note) => !isUntouched(note)) : live;
   return { notes, gone };
 }
 
@@ -110,4 +121,4 @@ function deletedSince(gone: ReadonlyMap<string, number>, note: Note): boolean {
 const compareIds = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
 /** Whether `note` wins over `known`: a later edit, or at equal times the greater text, so both tabs pick the same winner. */
-const isNewer = (note: Note, known: Note): boolean => note.at > known.at || (note.at === known.at && note.text > known.text);
+export const isNewer = (note: Note, known: Note): boolean => note.at > known.at || (note.at === known.at && note.text > known.text);

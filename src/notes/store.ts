@@ -4,7 +4,7 @@
 import { LEGACY_KEY_PREFIX, storageKey } from '../app-name';
 import { createDeviceDocument, type DeviceDocumentOptions } from '../offline/device-document';
 import { selectStore, type Store } from '../store';
-import { mergeBackup } from './backup';
+import { mergeBackup, type Restored } from './backup';
 import { EMPTY_DOC, merge, newId, recover, toStored, withEdit, withNewNote, withoutNote, type Doc, type Note } from './model';
 
 /** What the Notes screen shows: the notes, and what went wrong with the device's storage. */
@@ -38,9 +38,10 @@ export const NOTES_DOCUMENT: DeviceDocumentOptions<Doc> = {
   merge,
   toJSON: toStored,
   // New users (and anyone whose storage gave nothing back) start with one empty note; someone
-  // who deleted every note has tombstones and gets none. Its fixed id and time 0 make the first
-  // note of two fresh tabs the same note, not two.
-  initial: (found) => (found.notes.length || found.gone.size ? found : { notes: [{ id: '0', text: '', at: 0 }], gone: new Map() }),
+  // who deleted every note has tombstones and gets none. Its id is random like every note's (a
+  // fixed one made two devices' first notes one); its time 0 marks it untouched, so a merge
+  // drops it beside another fresh tab's (model.ts merge).
+  initial: (found) => (found.notes.length || found.gone.size ? found : { notes: [{ id: newId(), text: '', at: 0 }], gone: new Map() }),
   worthKeeping: (doc) => doc.notes.some((note) => note.text),
 };
 
@@ -78,8 +79,8 @@ export function deleteNote(id: string): void {
 /** Lets the unreadable stored notes that could not be copied be replaced by the notes on screen: the person chose to start over. */
 export const startOver = (): void => notesDocument.discardUnreadable();
 
-/** What a restore did: notes added and updated, or why nothing changed (storage full, or notes of a newer format stored). */
-export type RestoreOutcome = { added: number; updated: number } | { problem: 'full' | 'outdated' };
+/** What a restore did (backup.ts Restored's counts), or why nothing changed (storage full, or notes of a newer format stored). */
+export type RestoreOutcome = Omit<Restored, 'doc'> | { problem: 'full' | 'outdated' };
 
 /**
  * Merges a backup's notes into this device's (src/notes/backup.ts mergeBackup) and writes the
@@ -87,10 +88,10 @@ export type RestoreOutcome = { added: number; updated: number } | { problem: 'fu
  * changes at all (not even on screen). Without any storage the notes merge for this session, as every edit does.
  */
 export function restoreNotes(backupNotes: Note[]): RestoreOutcome {
-  const { doc: merged, added, updated } = mergeBackup(current(), backupNotes);
+  const { doc: merged, ...counts } = mergeBackup(current(), backupNotes, Date.now());
   const problem = notesDocument.restore(merged);
   if (problem) return { problem };
-  return { added, updated };
+  return counts;
 }
 
 /** Loads the notes and starts saving them; `storage` and `saveWithinMs` are for tests. Returns a stop function. */

@@ -5,14 +5,16 @@
 // unavailable or corrupt (the user's data is kept; unreadable stored text is copied aside before
 // anything replaces it, and is not replaced while no copy exists), a stored format version that
 // is read (an older one is upgraded, a newer one is never overwritten, and a tab on older code
-// that finds one keeps its unsaved edits aside for the newer version to merge), restoring a whole
+// that finds one keeps its unsaved edits aside for the newer version to merge), carrying what
+// could not be saved (no room, storage blocked) through reloads of this tab in sessionStorage
+// (its own quota: a full localStorage leaves it room), so a reload never drops it, restoring a whole
 // document in one write, and asking for persistent storage once there is something worth
 // keeping. A kind of data declares only its key, its shape (empty, recover, version, upgrade)
 // and how two versions merge (README, "Add stored data").
 import { onFlush } from './flush';
 import { takesLegacyKeys, writeReplacing } from './legacy-storage';
 import { persistWithoutPrompt } from './persistence';
-import { area, load, loadText, parse, save } from './storage';
+import { area, keepInHistory, load, loadText, parse, save } from './storage';
 import { createStore, type Store } from '../store';
 
 /**
@@ -95,6 +97,8 @@ export interface DeviceDocumentStart {
    */
   saveWithinMs?: number;
   storage?: Storage | null;
+  /** Where what could not be saved is carried through a reload of this tab (default: sessionStorage; null: none). */
+  session?: Storage | null;
 }
 
 /** Why restore() changed nothing: storage is full (or has no room for the copy of unreadable data), or the stored format is newer. */
@@ -102,7 +106,7 @@ export type RestoreProblem = 'full' | 'outdated';
 
 /** A stored document: a store of its state, and what changes it. */
 export interface DeviceDocument<Doc extends object> extends Store<DeviceDocumentState<Doc>> {
-  /** Where unreadable stored data is copied before anything overwrites it. */
+  /** Where unreadable stored data is copied before anything overwrites it (a later copy of other text: `<backupKey>-2`, `-3`, …). */
   readonly backupKey: string;
   /** Loads the document and starts saving it; returns a stop function. */
   start(options?: DeviceDocumentStart): () => void;
@@ -148,6 +152,8 @@ export function createDeviceDocument<Doc extends object>(options: DeviceDocument
   const { key, legacyKeys = [], empty, recover, merge, version = 1, upgrade = (data: unknown) => data } = options;
   const { toJSON = (value: Doc): object => value, initial = (found: Doc) => found, worthKeeping = () => true } = options;
   const backupKey = key + ':backup';
+  /** sessionStorage key of what this tab could not save, carried through its reloads until a save succeeds. */
+  const carryKey = key + ':carried';
   /** Where a tab on code of format `format` keeps the edits it could not save once a newer format was stored. */
   const asideKey = (format: number) => `${key}:unsaved-v${format}`;
   /** The format an aside key holds edits of, when it is one of an older format than this code's. */
@@ -162,6 +168,9 @@ export function createDeviceDocument<Doc extends object>(options: DeviceDocument
   let timer: ReturnType<typeof setTimeout> | undefined;
   let saveWithin = 1000;
   let storage: Storage | null = null;
+  let session: Storage | null = null;
+  /** Whether this tab's unsaved document is in sessionStorage now (false: nothing to carry, or the carry failed). */
+  let carried = false;
   /** Unreadable stored text that may be replaced: its copy exists, or the person chose to discard it. */
   let replaceable: string | null = null;
   /** The stored text this tab read or wrote last, as read. */
@@ -238,6 +247,18 @@ export function createDeviceDocument<Doc extends object>(options: DeviceDocument
   }
 
   /**
+   * Where to copy unreadable text: the backup key, or `<backup key>-2`, `-3`, … when an earlier
+   * copy of other text is there (an earlier copy is never overwritten; the same text is not copied twice).
+   */
+  function freeBackupKey(raw: string): string {
+    for (let n = 1; ; n++) {
+      const candidate = n === 1 ? backupKey : `${backupKey}-${n}`;
+      const there = loadText(candidate, storage).raw;
+      if (there === null || there === raw) return candidate;
+    }
+  }
+
+  /**
    * Writes `next` merged with what is stored now (another tab may have saved since its last
    * `storage` event reached us). Never replaces a newer format, nor unreadable text of which no
    * copy exists: that text is copied to the backup key first, and if the copy fails nothing is written.
@@ -249,7 +270,7 @@ export function createDeviceDocument<Doc extends object>(options: DeviceDocument
       return { problem: 'outdated' };
     }
     if (found.lost && found.raw !== null && found.raw !== replaceable) {
-      const copyProblem = save(backupKey, found.raw, storage);
+      const copyProblem = save(freeBackupKey(found.raw), found.raw, storage);
       if (copyProblem) {
         state.update({ corrupt: 'not-copied' });
         return { problem: copyProblem === 'full' ? 'full' : 'unavailable' };
@@ -272,12 +293,37 @@ export function createDeviceDocument<Doc extends object>(options: DeviceDocument
     if (!dirty || outdated) return;
     const written = write(doc);
     if (written.problem === 'outdated') return;
-    // A failed save stays pending: the data stays on screen and the next flush tries again.
+    // A failed save stays pending: the data stays on screen and the next flush tries again; till
+    // then a reload of this tab carries it (sessionStorage) and the next page puts it back.
     dirty = !!written.problem;
+    carry();
     if (written.doc) show(written.doc);
     state.update({ problem: written.problem });
     // There is something worth keeping now: ask the browser to keep it, where it cannot prompt.
     if (!written.problem && worthKeeping(doc)) persistWithoutPrompt().catch(() => {});
+  }
+
+  /**
+   * Keeps the unsaved document for the next page of this tab while saves fail: in sessionStorage,
+   * or, where site data is blocked, in this history entry's state (a reload keeps it); forgets it
+   * once a save succeeds.
+   */
+  function carry(): void {
+    if (dirty) {
+      const text = JSON.stringify(stored(doc));
+      carried = !save(carryKey, text, session) || keepInHistory(carryKey, text);
+      return;
+    }
+    if (!carried) return;
+    session?.removeItem(carryKey);
+    keepInHistory(carryKey, undefined);
+    carried = false;
+  }
+
+  /** Saves now, before a reload: says whether what this tab holds is kept (saved, carried, or nothing pending). */
+  function flushBeforeReload(): boolean {
+    flush();
+    return !dirty || outdated || carried;
   }
 
   function change(next: Doc): void {
@@ -374,9 +420,28 @@ export function createDeviceDocument<Doc extends object>(options: DeviceDocument
     if (document.hidden) flush();
   };
 
-  function start({ saveWithinMs = 1000, storage: chosen = area() }: DeviceDocumentStart = {}): () => void {
+  /** What an earlier page of this tab carried (flush()), read as stored data; its key stays until a save succeeds. */
+  function takeCarried(): Doc | undefined {
+    const texts = [loadText(carryKey, session).raw, history.state?.[carryKey]].filter((text) => typeof text === 'string');
+    carried = texts.length > 0;
+    let found: Doc | undefined;
+    // Both, merged: one of them may be older (the other place refused a later carry).
+    for (const text of texts) {
+      const { value, problem } = parse(text);
+      const carriedRead = problem ? undefined : read(text, { value, unreadable: false });
+      if (carriedRead && !carriedRead.newer && !carriedRead.lost) found = found ? merge(found, carriedRead.doc) : carriedRead.doc;
+    }
+    return found;
+  }
+
+  function start({
+    saveWithinMs = 1000,
+    storage: chosen = area(),
+    session: chosenSession = area('sessionStorage'),
+  }: DeviceDocumentStart = {}): () => void {
     saveWithin = saveWithinMs;
     storage = chosen;
+    session = chosenSession;
     cancelSave();
     dirty = false;
     outdated = false;
@@ -388,19 +453,21 @@ export function createDeviceDocument<Doc extends object>(options: DeviceDocument
     lastRead = found;
     outdated = found.newer;
     const withLegacy = outdated ? found.doc : mergeAside(mergeLegacy(found.doc));
-    doc = outdated ? empty : initial(withLegacy);
+    const fromLastPage = outdated ? undefined : takeCarried();
+    doc = outdated ? empty : initial(fromLastPage ? merge(withLegacy, fromLastPage) : withLegacy);
     state.set({ doc, outdated, loaded: true, problem: problem === 'unavailable' ? problem : undefined });
     // Unreadable data is copied aside and what was recovered saved at once, before any edit;
     // data of an older format is saved in this one, so it is upgraded only once; what a legacy
-    // or aside key held is saved under ours, and that key removed.
-    if (!outdated && (found.lost || found.older || mergedFrom.size > 0)) {
+    // or aside key held is saved under ours, and that key removed; what the last page of this tab
+    // could not save is saved now, or carried again.
+    if (!outdated && (found.lost || found.older || mergedFrom.size > 0 || fromLastPage)) {
       dirty = true;
       flush();
     }
     addEventListener('storage', onStorage);
     addEventListener('pagehide', flush);
     document.addEventListener('visibilitychange', onHide);
-    const stopFlushing = onFlush(flush);
+    const stopFlushing = onFlush(flushBeforeReload);
     return () => {
       stopFlushing();
       cancelSave();

@@ -10,8 +10,20 @@ import { logTransition } from './connectivity';
 /** A builder marks a field (or any element around fields) with this attribute: its contents are never kept. */
 export const NO_RESTORE_ATTRIBUTE = 'data-no-restore';
 
-/** Secrets that never go to storage, by the autocomplete tokens that name them (HTML's autofill field names). */
-const SECRET_AUTOCOMPLETE = new Set(['current-password', 'new-password', 'one-time-code', 'cc-number', 'cc-csc']);
+/** Whether an autocomplete token (HTML's autofill field names) names a secret: a password, a one-time code, any card field. */
+const isSecretToken = (token: string): boolean => /^(current-password|new-password|one-time-code|cc-.*)$/.test(token);
+
+/**
+ * Fields that were a password field at some time: a "Show" toggle switches `type` to text, and
+ * what is typed while shown is the same secret. A MutationObserver sees each switch (a framework
+ * sets the attribute, or the `type` property, which reflects to it).
+ */
+const wasPassword = new WeakSet<Element>();
+const noteSwitches = (records: MutationRecord[]) => {
+  for (const record of records) if (record.oldValue?.toLowerCase() === 'password') wasPassword.add(record.target as Element);
+};
+/** The observer of type switches, made by startFieldMemory() (prerendering has no DOM to observe). */
+let typeSwitches: MutationObserver | undefined;
 
 /** Input types that hold a secret, a file or no state of the person's. */
 const NOT_KEPT_INPUT_TYPES = new Set(['password', 'file', 'hidden', 'submit', 'reset', 'button', 'image']);
@@ -68,8 +80,12 @@ function isKeepable(element: Element | null): element is Control {
     return false;
   if (element.closest(`[${NO_RESTORE_ATTRIBUTE}]`)) return false;
   const autocomplete = (element.getAttribute('autocomplete') ?? '').toLowerCase().split(/\s+/);
-  if (autocomplete.some((token) => SECRET_AUTOCOMPLETE.has(token))) return false;
-  return !isInput(element) || !NOT_KEPT_INPUT_TYPES.has(element.type);
+  if (autocomplete.some(isSecretToken)) return false;
+  if (!isInput(element)) return true;
+  // Switches not yet delivered to the observer's callback (it runs after this task) count too.
+  if (typeSwitches) noteSwitches(typeSwitches.takeRecords());
+  // A box of a split one-time code holds one character (and often no autocomplete of its own).
+  return !NOT_KEPT_INPUT_TYPES.has(element.type) && !wasPassword.has(element) && element.maxLength !== 1;
 }
 
 /** The state a control shows now. */
@@ -171,7 +187,11 @@ const CHANGES = ['input', 'change'] as const;
 export function startFieldMemory(): () => void {
   for (const type of APPROACHES) addEventListener(type, onApproach, true);
   for (const type of CHANGES) addEventListener(type, onChange, true);
+  typeSwitches = new MutationObserver(noteSwitches);
+  typeSwitches.observe(document, { subtree: true, attributeFilter: ['type'], attributeOldValue: true });
   return () => {
+    typeSwitches?.disconnect();
+    typeSwitches = undefined;
     for (const type of APPROACHES) removeEventListener(type, onApproach, true);
     for (const type of CHANGES) removeEventListener(type, onChange, true);
     changed.clear();

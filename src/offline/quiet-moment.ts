@@ -112,6 +112,18 @@ const onDragEnd = () => {
   dragging = false;
   notifyRelease();
 };
+// A browser without the `cancel` event (Safari before 16.4) says nothing when the chooser is
+// dismissed, and a drag whose source element was removed gets its `dragend` at a detached node,
+// which never reaches this window: either would hold every reload for good. Neither state
+// outlives the page having the person back: the window's focus returns when the chooser closes,
+// and no pointer moves or key goes to the page during a chooser or a drag (HTML's drag-and-drop
+// suppresses pointer events), so any of these ends both.
+const onPersonBack = () => {
+  if (!fileChooserOpen && !dragging) return;
+  fileChooserOpen = false;
+  dragging = false;
+  notifyRelease();
+};
 // A pointer released outside the window, or a tab switched away mid-press, sends no pointerup:
 // losing the window's focus ends every press, so a missed release cannot hold a reload forever.
 const onWindowBlur = () => {
@@ -137,6 +149,9 @@ export function startQuietMomentWatch(): () => void {
     ['dragstart', onDragStart],
     ['dragend', onDragEnd],
     ['drop', onDragEnd],
+    ['focus', onPersonBack],
+    ['pointermove', onPersonBack],
+    ['keydown', onPersonBack],
   ];
   for (const [type, listener] of listeners) addEventListener(type, listener, true);
   addEventListener('blur', onWindowBlur);

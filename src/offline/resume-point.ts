@@ -3,8 +3,9 @@
 // typed or chosen in the screen's fields (src/offline/form-state.ts), the same field with the same
 // caret. Kept in sessionStorage: it survives a reload of this tab and nothing else.
 import { storageKey } from '../app-name';
+import { isWithinLast } from './clock';
 import { changedFields, fieldRestorer, readSavedFields, type RestoreOutcome, type SavedField } from './form-state';
-import { area, load, save } from './storage';
+import { area, keepInHistory, load, save } from './storage';
 
 /** sessionStorage key of the resume point. */
 export const RESUME_KEY = storageKey('resume');
@@ -94,8 +95,8 @@ function focusPointOf(element: Element): FocusPoint {
   };
 }
 
-/** Saves where the person is now, for the page that a reload is about to load. */
-export function saveResumePoint(): void {
+/** Saves where the person is now, for the page that a reload is about to load; says whether the fields it holds are kept. */
+export function saveResumePoint(): boolean {
   const element = elementToResume();
   const point: ResumePoint = {
     url: location.href,
@@ -105,18 +106,20 @@ export function saveResumePoint(): void {
     fields: changedFields(),
     at: Date.now(),
   };
-  // A failed write (storage full or off) loses the place and the fields' copy; what the app saves itself is saved apart.
-  save(RESUME_KEY, point, area('sessionStorage'));
+  // Site data blocked: the history entry carries it (a reload keeps it). Lost only if both refuse.
+  return !save(RESUME_KEY, point, area('sessionStorage')) || keepInHistory(RESUME_KEY, point) || point.fields.length === 0;
 }
 
 /** Reads and forgets the saved resume point: it is used once, or not at all. */
 function takeResumePoint(): ResumePoint | null {
   const storage = area('sessionStorage');
-  const { value } = load(RESUME_KEY, storage);
+  const value = load(RESUME_KEY, storage).value ?? history.state?.[RESUME_KEY];
   storage?.removeItem(RESUME_KEY);
+  if (history.state?.[RESUME_KEY]) keepInHistory(RESUME_KEY, undefined);
   if (!value || typeof value !== 'object') return null;
   const point = value as ResumePoint;
-  if (typeof point.at !== 'number' || Date.now() - point.at > RESUME_MAX_AGE_MS) return null;
+  // A time in the future (the clock moved back) is no recent save: every age goes through clock.ts.
+  if (typeof point.at !== 'number' || !isWithinLast(point.at, RESUME_MAX_AGE_MS)) return null;
   if (point.url !== location.href) return null;
   return { ...point, fields: readSavedFields(point.fields) };
 }

@@ -42,14 +42,17 @@ function answeredSince(onlineSince: number): boolean {
  */
 export async function sharedProbe(onlineSince: number): Promise<boolean> {
   if (!navigator.locks) return probe();
-  return navigator.locks.request(PROBE_LOCK, async () => {
-    if (answeredSince(onlineSince)) {
-      recordProbe(undefined, 'answered in another tab');
-      return true;
-    }
-    const ok = await probe();
-    // A failed write (storage full or off) only means the other tabs ask for themselves.
-    if (ok) save(LAST_PROBE_KEY, { at: Date.now() } satisfies SharedAnswer, area());
-    return ok;
-  });
+  // A refused lock (site data blocked: Web Locks are storage) is no failed probe: this tab asks.
+  return navigator.locks
+    .request(PROBE_LOCK, async () => {
+      if (answeredSince(onlineSince)) {
+        recordProbe(undefined, 'answered in another tab');
+        return true;
+      }
+      const ok = await probe();
+      // A failed write (storage full or off) only means the other tabs ask for themselves.
+      if (ok) save(LAST_PROBE_KEY, { at: Date.now() } satisfies SharedAnswer, area());
+      return ok;
+    })
+    .catch(() => probe());
 }

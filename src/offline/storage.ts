@@ -55,3 +55,17 @@ export function save(key: string, value: unknown, storage = area()): StorageProb
     return isQuotaError(error) ? 'full' : 'unavailable';
   }
 }
+
+/**
+ * Puts `value` in the current history entry's state under `key` (undefined: removes it), for the
+ * next page of this tab where site data is blocked: a reload keeps the entry's state. Says whether it is there.
+ */
+export function keepInHistory(key: string, value: unknown): boolean {
+  try {
+    history.replaceState({ ...history.state, [key]: value }, '');
+    return value !== undefined;
+  } catch {
+    // Too many calls (Safari and Firefox limit replaceState), or a value that cannot be cloned.
+    return false;
+  }
+}

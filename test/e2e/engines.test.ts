@@ -21,14 +21,14 @@ import { EngineSuite, engineUnderTest } from './lib/engine-suite';
 import { BIG_APP_PACE, buildBigApp, MEDIA_FILES, STALLED_FILE, stallOnce } from './lib/big-app';
 import { buildV3 } from './lib/third-version';
 import { holdFile, requestsSince, startHost } from './lib/hosts';
-import { MESSAGE_PATH, messageForm, stateLine } from './lib/message-form';
+import { MESSAGE_PATH, messageForm, secretsOf, stateLine } from './lib/message-form';
 import { assertPolicyEnforced, assertTrustedTypesEnforced } from './lib/page-policy';
 import { OTHER_SITE, OTHER_SITE_HEADING, withOtherSite } from './lib/other-site';
 import { registrationOf, type RegistrationSeen } from './lib/registration';
 import { DEEP_LINK, FIELD_SCREEN, heading, ROUTES, statusRow, stylesheetsApply, variant } from './lib/screens';
 import { appScript, audit, copySite, readPrecache, site, temp } from './lib/site';
 import { sleep, until } from './lib/wait';
-import { appStorage, assertStorageKept, caretOf, fieldText, storedText } from './lib/field';
+import { appStorage, assertStorageKept, caretOf, fieldText, fillLocalStorage, storedText } from './lib/field';
 
 const { engine: ENGINE, builds: BUILDS } = engineUnderTest();
 
@@ -206,7 +206,7 @@ for (const [index, build] of BUILDS.entries()) {
   // A builder's form through the reconnect, on both builds: React and Preact listen to different
   // events, and Firefox refills prerendered fields itself before either hears of them.
   scenario(
-    "3e. a builder's form through the reconnect: every key and every control kept in the component, the caret where it was, the password empty",
+    "3e. a builder's form through the reconnect: every key and every control kept in the component, the caret where it was, no secret kept (password, a PIN shown as text, a split code)",
     async () => {
       await s.host.setRoot(site(build, 'form'));
       const tab = await openInstalled();
@@ -219,6 +219,14 @@ for (const [index, build] of BUILDS.entries()) {
       await tab.evaluate(() => document.querySelector<HTMLInputElement>('.message input[type="checkbox"]')?.focus());
       await tab.press(' ');
       await tab.type('Password', 'secret');
+      // Secrets as UI kits write them: a PIN typed while "Show PIN" made it a text field, a split one-time code.
+      await tab.click('Show PIN');
+      await until('the PIN shown as text', () =>
+        tab.evaluate(() => document.querySelector('#message-pin')?.getAttribute('type') === 'text'),
+      );
+      await tab.type('PIN', '4711');
+      for (const digit of [1, 2, 3]) await tab.type(`Code digit ${digit}`, String(digit));
+      assert.equal(await secretsOf(tab), { pin: '4711', code: '123' });
       await tab.type('Your message', 'before ');
       const documents = await Documents.of(tab);
       const { text, typed } = await typeThroughReconnectReload(tab, documents, 'before ', async () => (await messageForm(tab))?.text);
@@ -233,7 +241,9 @@ for (const [index, build] of BUILDS.entries()) {
       const shown = { to: 'ada', text, priority: 'high', urgent: true, password: '' };
       assert.equal(after, { ...shown, state: stateLine(shown) }, 'every control as it was, in the component state too; the password empty');
       assert.equal(await caretOf(tab), { id: 'message-text', start: text.length, end: text.length }, 'the focus and caret where they were');
+      // Four fields were saved: the PIN and the code's boxes never were (the PIN's key would count as missing: it is a password field again).
       assert.is((await logLines(tab)).at(-1), 'fields-restored: 4 of 4 came back');
+      assert.equal(await secretsOf(tab), { pin: '', code: '' }, 'the secrets did not come back');
       await assertOneReconnectReload(tab, documents);
       await assertNoProblems(tab);
     },
@@ -340,6 +350,38 @@ for (const [index, build] of BUILDS.entries()) {
       assert.is(await tab.evaluate(() => navigator.serviceWorker.controller), null, 'no worker controls the page');
       await assertNoProblems(tab);
     });
+    scenario(
+      '10f. a second app (a checklist), its storage full: an item added while nothing can be saved stays through the reconnect reload, and is saved once there is room',
+      async () => {
+        const tab = await openChecklistWith('stored before the disk filled');
+        assert.ok((await fillLocalStorage(tab)) > 0, 'the quota is real');
+        await tab.type(NEW_ITEM.label, 'added while full');
+        await tab.click('Add');
+        await until('the item on screen', async () => (await checklistOf(tab)).items.includes('added while full'));
+        // The app's throttled save (1 s) has been tried by then, and refused.
+        await tab.evaluate((ms) => new Promise<void>((resolve) => setTimeout(resolve, ms)), 1500);
+        assert.not.match((await storedText(tab, CHECKLIST_KEY)) ?? '', 'added while full', 'the device really has no room');
+        const documents = await Documents.of(tab);
+        await goOffline(tab);
+        await goOnline();
+        await documents.reloaded('the reconnect reload', 20_000);
+        await documents.until('the item back after the reload', async () => (await checklistOf(tab)).items.includes('added while full'));
+        assert.equal((await checklistOf(tab)).items, ['added while full', 'stored before the disk filled']);
+        assert.not.match((await storedText(tab, CHECKLIST_KEY)) ?? '', 'added while full', 'still not saved: carried through the reload');
+        // Room again: the next save stores it.
+        await tab.evaluate(() => {
+          for (const key of Object.keys(localStorage)) if (key.startsWith('filler-')) localStorage.removeItem(key);
+        }, null);
+        await tab.type(NEW_ITEM.label, 'added with room');
+        await tab.click('Add');
+        await until('every item stored', async () => {
+          const stored = (await storedText(tab, CHECKLIST_KEY)) ?? '';
+          return stored.includes('added while full') && stored.includes('added with room');
+        });
+        await assertOneReconnectReload(tab, documents);
+        await assertNoProblems(tab);
+      },
+    );
   }
 
   // The update, broken update and kill switch scenarios run on the React build; the Preact build

@@ -2,13 +2,15 @@
 // (n of m files); update waiting; repairing (k missing); offline and incomplete (k missing, will
 // repair when online); error with the reason. A server that holds one file's answer until the
 // test lets it go keeps the install or the repair under way long enough to be seen.
+import { readFileSync } from 'node:fs';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { storageKey } from '../../src/app-name';
 import { openInstalled, settle, statusFact, workerStateIs } from './lib/app';
 import { clearHttpCache, freshContext } from './lib/browser';
 import { evict } from './lib/caches';
 import { holdFile, startHost } from './lib/hosts';
-import { BUILDS, readPrecache, site } from './lib/site';
+import { APP_NAME, BUILDS, readPrecache, site } from './lib/site';
 import { shareChromium, type Shared } from './lib/suite';
 import { until, WAIT } from './lib/wait';
 
@@ -31,6 +33,32 @@ for (const build of BUILDS) {
     await workerStateIs(page, `installing (${total - 1} of ${total} files)`);
     server.release();
     await workerStateIs(page, 'ready');
+    await context.close();
+    await host.close();
+  });
+
+  test('copies of unreadable stored data (any document of the app, never overwritten) each download from /status/ as they were', async ({
+    browser,
+  }) => {
+    const host = await startHost('preview', dist);
+    const context = await freshContext(browser, { acceptDownloads: true });
+    const page = await context.newPage();
+    await page.goto(new URL('/status/', host.url).href);
+    // What device-document.ts copies aside before replacing unreadable text: a first copy and a later one beside it.
+    const copies = {
+      [storageKey('fixture-data:backup')]: '{"v":1,"items":["half',
+      [storageKey('fixture-data:backup-2')]: 'later damage ]}',
+    };
+    await page.evaluate((entries) => {
+      for (const [key, text] of Object.entries(entries)) localStorage.setItem(key, text);
+    }, copies);
+    await page.reload();
+    for (const [key, text] of Object.entries(copies)) {
+      const name = `${APP_NAME}-${key.slice(storageKey('').length).replace(/\W+/g, '-')}.txt`;
+      const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: `Download ${name}` }).click()]);
+      assert.is(download.suggestedFilename(), name);
+      assert.is(readFileSync(await download.path(), 'utf8'), text, 'the copy as it was kept');
+    }
     await context.close();
     await host.close();
   });

@@ -91,6 +91,20 @@ test('unreadable stored text is copied to the backup key, reported, and the reco
   assert.equal(stored(), { v: 2, ...EMPTY });
 });
 
+test('a later copy of unreadable text never overwrites an earlier one: it goes to <backup key>-2, -3; the same text is not copied twice', () => {
+  const damaged = ['{"v":2,"theme":"da', '{"v":2,"the', '{"v":2'];
+  for (const raw of [...damaged, damaged[1]]) {
+    localStorage.setItem(THEME_KEY, raw);
+    env.stop?.();
+    env.stop = theme.start();
+  }
+  assert.equal(
+    [theme.backupKey, `${theme.backupKey}-2`, `${theme.backupKey}-3`].map((key) => localStorage.getItem(key)),
+    damaged,
+  );
+  assert.is(localStorage.getItem(`${theme.backupKey}-4`), null);
+});
+
 test('stored data that recover() could not keep whole is also copied aside and reported', () => {
   const raw = JSON.stringify({ v: 2, colour: 'dark' });
   localStorage.setItem(THEME_KEY, raw);
@@ -114,6 +128,57 @@ test('storage full: reported, the change stays shown and pending, the last good 
   env.dom.pagehide();
   assert.is(stored().theme, 'light');
   assert.is(theme.getSnapshot().problem, undefined, 'the notice goes away once saved');
+});
+
+test('what could not be saved is carried through a reload of the tab (sessionStorage), put back, and saved once there is room', async () => {
+  const carryKey = THEME_KEY + ':carried';
+  env.stop = theme.start({ storage: tinyStorage(60) });
+  choose('dark');
+  await env.dom.tick(1000);
+  choose('x'.repeat(100));
+  await env.dom.tick(1000);
+  assert.is(theme.getSnapshot().problem, 'full');
+  assert.ok(flushAll(), 'before a reload: kept (carried), so the reload need not wait');
+  assert.match(present(sessionStorage.getItem(carryKey), 'the carried document'), 'x'.repeat(100));
+  // The reload: a new page of the same tab, its localStorage still full.
+  env.stop();
+  env.stop = theme.start({ storage: tinyStorage(0) });
+  assert.is(shown(), 'x'.repeat(100), 'the unsaved choice is back on screen');
+  assert.is(theme.getSnapshot().problem, 'full', 'and still said to be unsaved');
+  assert.is(stored().theme, 'dark', 'the last good save intact');
+  // Another reload, with room now: saved, and the carried copy forgotten.
+  env.stop();
+  env.stop = theme.start();
+  assert.is(stored().theme, 'x'.repeat(100));
+  assert.is(sessionStorage.getItem(carryKey), null);
+  assert.is(theme.getSnapshot().problem, undefined);
+});
+
+test('site data blocked (no localStorage, no sessionStorage): carried in the history entry, which a reload keeps; flushAll says when even that fails', () => {
+  env.stop = theme.start();
+  choose('dark');
+  assert.ok(flushAll());
+  assert.equal(Object.keys(sessionStorage), [], 'nothing carried while saves succeed');
+  env.stop();
+  env.stop = theme.start({ storage: null, session: null });
+  assert.ok(flushAll(), 'nothing pending: kept');
+  choose('light');
+  assert.ok(flushAll(), 'carried in history.state');
+  // The reload: history.state stays with the entry.
+  env.stop();
+  env.stop = theme.start({ storage: null, session: null });
+  assert.is(shown(), 'light', 'back after the reload');
+  // Where replaceState refuses too (Safari and Firefox limit how often it is called), nothing carries it: the reload must wait.
+  const replaceState = history.replaceState;
+  history.replaceState = () => {
+    throw new DOMException('Attempt to use history.replaceState() more than 100 times per 10 seconds', 'SecurityError');
+  };
+  try {
+    choose('sepia');
+    assert.not.ok(flushAll(), 'the text can be neither saved nor carried');
+  } finally {
+    history.replaceState = replaceState;
+  }
 });
 
 test('no storage at all: reported once started, and changes still work for the session', async () => {

@@ -136,6 +136,31 @@ test('dragging text holds it until the drop', async () => {
   assert.equal(waits, ['dragging']);
 });
 
+test('a chooser dismissed where no `cancel` event comes, or a drag whose element was removed, holds it only until the person is back', async () => {
+  const input = dom.win.document.createElement('input');
+  input.type = 'file';
+  dom.win.document.body.appendChild(input);
+  input.dispatchEvent(new dom.win.MouseEvent('click', { bubbles: true }));
+  waitForQuiet();
+  await dom.tick(5000);
+  assert.equal(quietAt, []);
+  // Dismissed in a browser without `cancel`: the window gets its focus back, and nothing else.
+  dom.win.dispatchEvent(new dom.win.FocusEvent('focus'));
+  assert.equal(quietAt, [5000]);
+  // A drag whose source was removed mid-drag: its dragend goes to a detached element, never to the window.
+  const source = dom.win.document.createElement('p');
+  dom.win.document.body.appendChild(source);
+  source.dispatchEvent(new dom.win.Event('dragstart', { bubbles: true }));
+  source.remove();
+  source.dispatchEvent(new dom.win.Event('dragend', { bubbles: true }));
+  waitForQuiet();
+  await dom.tick(5000);
+  assert.equal(quietAt, [5000], 'still dragging, as far as the window heard');
+  dom.win.dispatchEvent(new dom.win.PointerEvent('pointermove', { pointerId: 1 }));
+  assert.equal(quietAt, [5000, 10_000], 'the pointer moves over the page again: the drag is over');
+  assert.equal(waits, ['file chooser open', 'dragging']);
+});
+
 test('a hidden tab waits until it is shown', async () => {
   dom.setHidden(true);
   waitForQuiet();

@@ -105,6 +105,32 @@ test('a resume point saved long before the reload (one that did not happen then)
   assert.is(active(), 'BODY');
 });
 
+test('a resume point stamped in the future (the clock moved back since it was saved) is no recent one: ignored', async () => {
+  field('note-a').focus();
+  saveResumePoint();
+  // Saved, not used then; the clock is set back an hour: by the clock, that point is from the future.
+  dom.moveClock(-60 * 60 * 1000);
+  await reload();
+  assert.is(active(), 'BODY');
+});
+
+test('site data blocked (no sessionStorage): the resume point crosses the reload in the history entry, once', async () => {
+  Object.defineProperty(dom.win, 'sessionStorage', {
+    configurable: true,
+    get() {
+      throw new DOMException('The operation is insecure.', 'SecurityError');
+    },
+  });
+  field('note-b').focus();
+  field('note-b').setSelectionRange(3, 7);
+  assert.ok(saveResumePoint(), 'kept');
+  await reload();
+  assert.is(active(), 'note-b');
+  assert.equal([field('note-b').selectionStart, field('note-b').selectionEnd], [3, 7]);
+  await reload();
+  assert.is(active(), 'BODY', 'used once');
+});
+
 test('unreadable stored text is ignored', async () => {
   sessionStorage.setItem(RESUME_KEY, '{not json');
   await reload();

@@ -51,7 +51,8 @@ for (const build of BUILDS) {
     await firstNote(page).waitFor(WAIT);
     assert.equal(await shownNotes(page), [''], 'a new user again');
     const said = await restore(page, { name: download.suggestedFilename(), buffer: file });
-    assert.is(said, `Restored from ${APP_NAME}-notes-${today}.json: 1 note added, 1 note updated.`);
+    // The new start's empty note is another note (random ids): both of the file's are added, and the empty one goes.
+    assert.is(said, `Restored from ${APP_NAME}-notes-${today}.json: 2 notes added, 0 notes updated, 0 notes brought back.`);
     assert.equal(await shownNotes(page), ['groceries: milk, "bread"', 'call the bank\nabout the ünïcode card']);
     assert.equal(
       JSON.parse(present(await page.evaluate((key) => localStorage.getItem(key), NOTES_KEY), 'the notes in localStorage')).notes,
@@ -64,7 +65,10 @@ for (const build of BUILDS) {
     await context.close();
   });
 
-  test('restoring merges by id: the newer text wins, notes only on this device stay', async ({ browser, host }) => {
+  test('restoring merges by id: the newer text wins, notes only on this device stay, and the message names the note kept as edited here', async ({
+    browser,
+    host,
+  }) => {
     const context = await freshContext(browser);
     const page = await newNotesPage(context, host.url);
     await writeTwoNotes(page);
@@ -81,9 +85,49 @@ for (const build of BUILDS) {
       ],
     };
     const said = await restore(page, { name: 'merge.json', buffer: Buffer.from(JSON.stringify(backup)) });
-    assert.is(said, 'Restored from merge.json: 1 note added, 1 note updated.');
+    assert.is(
+      said,
+      'Restored from merge.json: 1 note added, 1 note updated, 0 notes brought back; 1 note kept as edited here after the backup.',
+    );
     assert.equal(await shownNotes(page), ['groceries: milk, "bread"', 'newer text of note 2', 'a note from another device']);
     await context.close();
+  });
+
+  test('two fresh profiles: a backup moved from one to the other keeps both first notes; a deleted note comes back with a restore', async ({
+    browser,
+    host,
+  }) => {
+    const first = await freshContext(browser, { acceptDownloads: true });
+    const second = await freshContext(browser);
+    const one = await newNotesPage(first, host.url);
+    await firstNote(one).fill('typed on the first device');
+    await until('saved', async () => (await savedNotes(one))?.[0] === 'typed on the first device');
+    const [download] = await Promise.all([one.waitForEvent('download'), one.getByRole('button', { name: 'Download a backup' }).click()]);
+    const file = { name: 'first-device.json', buffer: readFileSync(await download.path()) };
+    const two = await newNotesPage(second, host.url);
+    await firstNote(two).fill('typed on the second device');
+    await until('saved', async () => (await savedNotes(two))?.[0] === 'typed on the second device');
+    assert.is(await restore(two, file), 'Restored from first-device.json: 1 note added, 0 notes updated, 0 notes brought back.');
+    assert.equal((await shownNotes(two)).sort(), ['typed on the first device', 'typed on the second device']);
+    // Deleted by mistake, then undone with the same file.
+    const index = (await shownNotes(two)).indexOf('typed on the first device');
+    await two.getByRole('button', { name: `Delete note ${index + 1}` }).click();
+    await until('deleted', async () => (await shownNotes(two)).length === 1);
+    assert.is(await restore(two, file), 'Restored from first-device.json: 0 notes added, 0 notes updated, 1 note brought back.');
+    assert.equal((await shownNotes(two)).sort(), ['typed on the first device', 'typed on the second device']);
+    await two.reload();
+    await firstNote(two).waitFor(WAIT);
+    assert.equal((await shownNotes(two)).sort(), ['typed on the first device', 'typed on the second device'], 'stored, not only shown');
+    // An edit made here after the backup wins over the file's copy, and the message says so.
+    await two.getByRole('textbox', { name: `Note ${index + 1}`, exact: true }).fill('edited here after the backup');
+    await until('saved', async () => (await savedNotes(two))?.includes('edited here after the backup'));
+    assert.is(
+      await restore(two, file),
+      'Restored from first-device.json: 0 notes added, 0 notes updated, 0 notes brought back; 1 note kept as edited here after the backup.',
+    );
+    assert.equal((await shownNotes(two)).sort(), ['edited here after the backup', 'typed on the second device']);
+    await first.close();
+    await second.close();
   });
 
   test('a file that is not a valid backup is refused with a clear message, and nothing changes', async ({ browser, host }) => {

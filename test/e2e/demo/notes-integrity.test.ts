@@ -52,14 +52,19 @@ for (const build of BUILDS) {
       { id: 'year-ahead', text: 'written a year ahead', at: yearAhead },
     ];
     const said = await restoreBackup(a, { name: 'fast-clock.json', buffer: backupFile(restored) });
-    assert.is(said, 'Restored from fast-clock.json: 4 notes added, 0 notes updated.');
-    await allShow([a, b], ['', ...restored.map((note) => note.text)], 'both tabs to show the restored notes');
+    assert.is(said, 'Restored from fast-clock.json: 4 notes added, 0 notes updated, 0 notes brought back.');
+    // The untouched empty note each fresh tab started with goes: the file brought notes.
+    await allShow(
+      [a, b],
+      restored.map((note) => note.text),
+      'both tabs to show the restored notes',
+    );
     // Tab A edits two of them, tab B deletes two: each change is stamped after the version it changes.
     await editor(a, 'year-ahead').fill('edited here, where the clock is a year behind');
     await editor(a, 'constructor').fill('constructor, edited');
     await deleteButton(b, '__proto__').click();
     await deleteButton(b, 'toString').click();
-    const expected = ['', 'constructor, edited', 'edited here, where the clock is a year behind'];
+    const expected = ['constructor, edited', 'edited here, where the clock is a year behind'];
     await allShow([a, b], expected, 'both tabs to show the edits and the deletes');
     await until('the merge to be stored', async () => {
       const stored = JSON.parse((await storedText(a)) ?? '{"notes":[]}') as { notes: { text: string }[] };
@@ -149,6 +154,8 @@ for (const build of BUILDS) {
     await page.reload();
     await startOver.waitFor(WAIT);
     assert.is(await storedText(page), unreadable, 'still there after the flush of a reload');
+    // What was typed crossed the reload (carried in sessionStorage): still on screen, still unsaved.
+    await until('the typed text back', async () => (await firstNote(page).inputValue()) === 'typed while the disk is full');
     assert.is(await storedText(page, NOTES_BACKUP_KEY), null);
     // The person chooses to start over, from the keyboard: Shift+Tab from the first note reaches the button.
     await firstNote(page).focus();
@@ -156,7 +163,11 @@ for (const build of BUILDS) {
     assert.ok(await startOver.evaluate((button) => button === document.activeElement), 'Start over has the focus');
     await page.keyboard.press('Enter');
     await until('the notes to be saved over the unreadable ones', async () => (await storedText(page)) !== unreadable);
-    assert.equal(JSON.parse((await storedText(page)) ?? 'null').notes, [{ id: '0', text: '', at: 0 }]);
+    assert.equal(
+      JSON.parse((await storedText(page)) ?? 'null').notes.map(({ text }: { text: string }) => text),
+      ['typed while the disk is full'],
+      'what was typed on screen is what is saved',
+    );
     assert.is(await shownText(notice(page)), '');
     assert.ok(await firstNote(page).evaluate((note) => note === document.activeElement), 'the focus went to the first note');
     assert.equal(problems, []);

@@ -5,14 +5,14 @@ import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { axeViolations, fillLocalStorage, pageTimersDone, shownText } from '../lib/app';
+import { axeViolations, countLoads, fillLocalStorage, openInstalled, pageTimersDone, shownText } from '../lib/app';
 import { NO_ROOM_TO_SAVE } from '../../../src/ui/no-room';
 import { freshContext, launchWithProfile } from '../lib/browser';
 import { startHost } from '../lib/hosts';
 import { BUILDS, site } from '../lib/site';
 import { shareChromium, type Shared } from '../lib/suite';
-import { until } from '../lib/wait';
-import { firstNote, newNotesPage, NOTES_BACKUP_KEY, NOTES_KEY, openNotes, openNotesWatched, savedNotes } from './lib/notes';
+import { until, WAIT } from '../lib/wait';
+import { firstNote, newNotesPage, NOTES_BACKUP_KEY, NOTES_KEY, openNotes, openNotesWatched, savedNotes, shownNotes } from './lib/notes';
 
 const notice = (page: Page) => page.locator('main .notice');
 
@@ -46,6 +46,30 @@ for (const build of BUILDS) {
     await context.close();
   });
 
+  test('a full device: a note added and typed while nothing can be saved stays through the reconnect reload, still said unsaved', async ({
+    browser,
+    host,
+  }) => {
+    const context = await freshContext(browser);
+    const page = await openInstalled(context, host.url);
+    await firstNote(page).fill('saved before the disk filled up');
+    await until('the throttled save', async () => (await savedNotes(page))?.[0] === 'saved before the disk filled up');
+    await fillLocalStorage(page);
+    await page.getByRole('button', { name: 'Add note' }).click();
+    await page.keyboard.type('typed into a new note on a full device');
+    await until('the notice', async () => (await shownText(notice(page))) === NO_ROOM_TO_SAVE, 3000);
+    const loads = countLoads(page);
+    await context.setOffline(true);
+    await page.getByText('You are offline').waitFor();
+    await context.setOffline(false);
+    await until('the reconnect reload', async () => loads.n === 1, 15_000);
+    await page.getByRole('textbox', { name: 'Note 2', exact: true }).waitFor(WAIT);
+    assert.equal(await shownNotes(page), ['saved before the disk filled up', 'typed into a new note on a full device']);
+    await until('the notice, still true', async () => (await shownText(notice(page))) === NO_ROOM_TO_SAVE, 3000);
+    assert.equal(await savedNotes(page), ['saved before the disk filled up'], 'not saved: carried through the reload');
+    await context.close();
+  });
+
   test('corrupt stored notes do not crash the app: a one-line notice, the raw text kept under a backup key', async ({ browser, host }) => {
     const context = await freshContext(browser);
     const { page, problems } = await openNotesWatched(context, host.url);
@@ -65,7 +89,9 @@ for (const build of BUILDS) {
     await context.close();
   });
 
-  test('storage disabled (site data blocked): a notice, and the notes work for the session', async ({ host }) => {
+  test('storage disabled (site data blocked): a notice, the notes work for the session and cross the reconnect reload', async ({
+    host,
+  }) => {
     // Chromium's "block all site data" setting, as a user or policy sets it.
     const chromium = await launchWithProfile((profile) => {
       mkdirSync(path.join(profile, 'Default'));
@@ -92,8 +118,17 @@ for (const build of BUILDS) {
       await firstNote(page).fill('kept for this session');
       await page.getByRole('button', { name: 'Add note' }).click();
       await page.getByRole('textbox', { name: 'Note 2' }).waitFor();
+      await page.getByRole('textbox', { name: 'Note 2' }).fill('a new note, nowhere stored');
       await pageTimersDone(page, 1000); // the app's throttled save (1 s) has been tried, and failed
       assert.is(await firstNote(page).inputValue(), 'kept for this session');
+      // The reconnect reload: with no storage at all, the notes cross it in the history entry's state.
+      const loads = countLoads(page);
+      await context.setOffline(true);
+      await page.getByText('You are offline').waitFor();
+      await context.setOffline(false);
+      await until('the reconnect reload', async () => loads.n === 1, 15_000);
+      await page.getByRole('textbox', { name: 'Note 2' }).waitFor(WAIT);
+      assert.equal(await shownNotes(page), ['kept for this session', 'a new note, nowhere stored']);
     } finally {
       await chromium.close();
     }

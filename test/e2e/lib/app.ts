@@ -105,24 +105,7 @@ export async function typeSteadily(
   return typed;
 }
 
-/**
- * Fills this origin's real localStorage quota with keys `filler-0`, `filler-1`, … to the last few
- * characters (halving the chunk at each refusal); resolves to how many keys it wrote.
- */
-export const fillLocalStorage = (page: Page): Promise<number> =>
-  page.evaluate(() => {
-    let chunk = 'x'.repeat(1 << 20);
-    let written = 0;
-    for (;;) {
-      try {
-        localStorage.setItem('filler-' + written, chunk);
-        written++;
-      } catch {
-        if (chunk.length <= 8) return written;
-        chunk = chunk.slice(chunk.length / 2);
-      }
-    }
-  });
+export { fillLocalStorage } from './field';
 
 /**
  * Resolves once a timer of `ms` that the page sets now has fired. Timers of one page fire in order

@@ -39,9 +39,10 @@ export function engineUnderTest(): { engine: EngineName; builds: Build[] } {
 /** Limit for the first install: every file of the version is fetched and hashed. */
 const INSTALL_MS = 20_000;
 
-/** SCENARIOS=4,6 runs only those scenarios (by number; 3 means 3a, 3b and 3c): for chasing one engine's failure by hand. */
+/** SCENARIOS=4,6,10f runs only those scenarios (by number, 3 meaning 3a, 3b, ...; or one by its whole number, 3e): for chasing one engine's failure by hand. */
 const SCENARIOS = process.env.SCENARIOS?.split(',').filter(Boolean) ?? [];
-const wanted = (name: string) => SCENARIOS.length === 0 || SCENARIOS.includes(/^\d+/.exec(name)?.[0] ?? '');
+const wanted = (name: string) =>
+  SCENARIOS.length === 0 || SCENARIOS.includes(/^\d+/.exec(name)?.[0] ?? '') || SCENARIOS.includes(name.split('.')[0]);
 
 let engine: Promise<Engine> | undefined;
 /** Launches the engine once for every suite of the file (Firefox takes ≈ 2.5 s). */

@@ -58,3 +58,11 @@ export const stateLine = ({ to, text, priority, urgent, password }: Omit<Message
     /\s+/g,
     ' ',
   );
+
+/** What the form's secrets show: the PIN (typed while shown as text) and the split code's boxes, joined. */
+export const secretsOf = (page: RunsInPage): Promise<{ pin: string; code: string } | null> =>
+  page.evaluate(() => {
+    const pin = document.querySelector<HTMLInputElement>('#message-pin');
+    const boxes = [...document.querySelectorAll<HTMLInputElement>('[id^="message-code-"]')];
+    return pin ? { pin: pin.value, code: boxes.map((box) => box.value).join('') } : null;
+  }, null);

@@ -15,7 +15,7 @@ import {
   sizeProblem,
   type Backup,
 } from '../../../src/notes/backup';
-import type { Doc, Note } from '../../../src/notes/model';
+import { merge, newId, type Doc, type Note } from '../../../src/notes/model';
 import { editNote, NOTES_KEY, notes, restoreNotes, startNotes } from '../../../src/notes/store';
 import { domPerTest, tinyStorage } from '../dom';
 import { present } from '../../present';
@@ -96,8 +96,8 @@ format('ids named like Object.prototype members are read and merged as any other
   const odd: Note[] = ['__proto__', 'constructor', 'toString'].map((id, index) => ({ id, text: `note ${id}`, at: index + 1 }));
   const read = readBackup(backupText(odd, new Date()));
   assert.equal(read, { notes: odd });
-  const { doc: merged, added } = mergeBackup(doc([{ id: 'constructor', text: 'newer here', at: 50 }]), odd);
-  assert.is(added, 2);
+  const { doc: merged, added, newerHere } = mergeBackup(doc([{ id: 'constructor', text: 'newer here', at: 50 }]), odd, 100);
+  assert.equal([added, newerHere], [2, 1]);
   assert.equal(
     merged.notes.map((note) => `${note.id}: ${note.text}`),
     ['__proto__: note __proto__', 'constructor: newer here', 'toString: note toString'],
@@ -120,22 +120,62 @@ merging('merges by id: the newer edit wins either way, notes only on this device
     { id: 'b', text: 'newer in the backup', at: 15 },
     { id: 'c', text: 'only in the backup', at: 3 },
   ];
-  const { doc: merged, added, updated } = mergeBackup(here, backup);
+  const { doc: merged, ...counts } = mergeBackup(here, backup, 100);
   assert.equal(merged.notes, [
     { id: 'a', text: 'newer here', at: 20 },
     { id: 'b', text: 'newer in the backup', at: 15 },
     { id: 'c', text: 'only in the backup', at: 3 },
     { id: 'only-here', text: 'kept', at: 1 },
   ]);
-  assert.equal([added, updated], [1, 1]);
-  assert.equal(mergeBackup(merged, backup), { doc: merged, added: 0, updated: 0 }, 'restoring the same file again changes nothing');
+  assert.equal(
+    counts,
+    { added: 1, updated: 1, broughtBack: 0, newerHere: 1 },
+    'the older text of a note edited here is counted, not silent',
+  );
+  assert.equal(
+    mergeBackup(merged, backup, 200),
+    { doc: merged, added: 0, updated: 0, broughtBack: 0, newerHere: 1 },
+    'restoring the same file again changes nothing',
+  );
 });
 
-merging('nothing present is deleted, and a note deleted here after the backup was made stays deleted', () => {
+merging('a restore is an undo: a note deleted here after the backup was made comes back, and stays back against the deletion', () => {
   const here = doc([{ id: 'a', text: 'a', at: 1 }], [['gone', 50]]);
-  const { doc: merged } = mergeBackup(here, [{ id: 'gone', text: 'from before the delete', at: 40 }]);
-  assert.equal(merged.notes, [{ id: 'a', text: 'a', at: 1 }]);
-  assert.equal(mergeBackup(doc([], [['gone', 50]]), [{ id: 'gone', text: 'edited after', at: 60 }]).added, 1);
+  const { doc: merged, ...counts } = mergeBackup(here, [{ id: 'gone', text: 'from before the delete', at: 40 }], 30);
+  assert.equal(counts, { added: 0, updated: 0, broughtBack: 1, newerHere: 0 });
+  // Stamped after its deletion (the clock here is behind it): the tombstone any tab still holds loses to it.
+  assert.equal(merged.notes, [
+    { id: 'a', text: 'a', at: 1 },
+    { id: 'gone', text: 'from before the delete', at: 51 },
+  ]);
+  assert.equal(merge(merged, here), merged, 'a tab that still has the deletion keeps the note back once it merges');
+  assert.equal(mergeBackup(doc([], [['gone', 50]]), [{ id: 'gone', text: 'edited after', at: 60 }], 70).broughtBack, 1);
+});
+
+merging('two devices: first notes that share the id `0` of versions before random ids, with other texts, stay two notes', () => {
+  // Both devices ran a version that gave every fresh profile's first note the id `0`.
+  const here = doc([{ id: '0', text: 'typed on this device', at: 1_700_000_500_000 }]);
+  const fileNotes: Note[] = [{ id: '0', text: 'typed on the other device', at: 1_700_000_000_000 }];
+  const { doc: merged, ...counts } = mergeBackup(here, fileNotes, 1_700_000_900_000);
+  assert.equal(
+    merged.notes.map((note) => note.text),
+    ['typed on this device', 'typed on the other device'],
+  );
+  assert.equal(counts, { added: 1, updated: 0, broughtBack: 0, newerHere: 0 });
+  assert.equal(mergeBackup(merged, fileNotes, 1_700_000_900_001).doc, merged, 'the same file again: the same two notes, no third');
+  // The same text under `0` is the same note.
+  assert.equal(mergeBackup(here, [{ ...here.notes[0], at: 5 }], 1_700_000_900_000).doc, here);
+});
+
+merging('new ids are random, unique across devices, and still sort by creation time', () => {
+  const ids = Array.from({ length: 1000 }, () => newId());
+  assert.is(new Set(ids).size, ids.length);
+  assert.ok(
+    ids.every((id) => id !== '0' && /^[0-9a-z]+-[0-9a-z]{21}$/.test(id)),
+    ids[0],
+  );
+  // Two profiles started in the same millisecond still differ in 96 random bits.
+  assert.not.equal(ids[0].split('-')[1], ids[1].split('-')[1]);
 });
 merging.run();
 
@@ -166,7 +206,7 @@ restoring('the merged notes are written in one setItem, with the pending edits, 
   const { storage, writes } = countingWrites(localStorage, NOTES_KEY);
   env.stop = startNotes({ storage });
   editNote('a', 'typed, not saved yet');
-  assert.equal(restoreNotes([{ id: 'b', text: 'restored', at: 3 }]), { added: 1, updated: 0 });
+  assert.equal(restoreNotes([{ id: 'b', text: 'restored', at: 3 }]), { added: 1, updated: 0, broughtBack: 0, newerHere: 0 });
   assert.is(writes(), 1);
   assert.equal(
     JSON.parse(present(localStorage.getItem(NOTES_KEY), 'the notes in localStorage')).notes.map((note: Note) => note.text),

@@ -9,7 +9,7 @@
 // merges, or a backup that held the note), that operation is what every tab ends with: the
 // note's text for an edit, no note for a delete. Operations that no tab saw before another
 // changed the note are concurrent, and either may win; a restore carries each note it holds and
-// no deletions. Then the same on the device documents themselves, with their storage events.
+// no deletions, and brings back (an edit of the restoring tab's) each held note that tab deleted. Then the same on the device documents themselves, with their storage events.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { mergeBackup } from '../../../src/notes/backup';
@@ -117,8 +117,11 @@ function runHistory(seed: number, steps: number): { checked: number; clockBehind
       backups.push({ notes: tab.doc.notes, seen: new Set(seen.map((operation) => operation.serial)) });
     } else if (backups.length) {
       const backup = pick(backups);
-      tab.doc = mergeBackup(tab.doc, backup.notes).doc;
+      // A restore is an undo: each note of the file that this tab deleted comes back, with the file's text (an edit of this tab's).
+      const broughtBack = backup.notes.filter((note) => tab.doc.gone.has(note.id) && !tab.doc.notes.some((here) => here.id === note.id));
+      tab.doc = mergeBackup(tab.doc, backup.notes, now).doc;
       for (const operation of backup.seen) tab.seen.add(operation);
+      for (const note of broughtBack) record(tab, note.id, 'edit', note.text, now <= (tab.doc.gone.get(note.id) ?? 0));
     }
     const [a, b, c] = [pick(tabs).doc, pick(tabs).doc, pick(tabs).doc];
     assert.is(stored(merge(a, b)), stored(merge(b, a)), fail(`merge is commutative at step ${step}`));
@@ -224,7 +227,7 @@ tabs('random edits, deletes and restores on skewed clocks: the tabs and the stor
       else if (roll < 0.4) document.change(withEdit(doc, pick(doc.notes).id, `seed ${seed} step ${step}`, now));
       else if (roll < 0.5) document.change(withoutNote(doc, pick(doc.notes).id, now));
       else if (roll < 0.55) backups.push(doc.notes);
-      else if (roll < 0.6 && backups.length) document.restore(mergeBackup(doc, pick(backups)).doc);
+      else if (roll < 0.6 && backups.length) document.restore(mergeBackup(doc, pick(backups), now).doc);
       else if (roll < 0.8) deliver(false);
       else if (roll < 0.9) await env.dom.tick(Math.floor(next() * 1500));
       else document.flush(); // pagehide, a hidden tab, a reload

@@ -47,6 +47,16 @@ model('a deleted note stays deleted against older copies, and comes back only fo
   assert.equal(merge(doc([{ id: 'x', text: 'edited after', at: 60 }]), mine).notes, [{ id: 'x', text: 'edited after', at: 60 }]);
 });
 
+model('two fresh tabs: the untouched empty note each starts with goes once the other tab typed, never two empty notes', () => {
+  const typedThere = doc([{ id: 'm1-there', text: 'typed in the other tab', at: 1000 }]);
+  const freshHere = doc([{ id: 'm1-here', text: '', at: 0 }]);
+  assert.equal(merge(freshHere, typedThere), typedThere);
+  assert.equal(merge(typedThere, freshHere), typedThere);
+  // An empty note the person added (stamped when added) is theirs: it stays.
+  const added = doc([{ id: 'm2', text: '', at: 2000 }]);
+  assert.equal(merge(added, typedThere).notes.length, 2);
+});
+
 model('recover keeps every note whose text survived and says when something was dropped', () => {
   const { doc: d, lost } = recover({
     notes: [{ id: 'a', text: 'ok', at: 1 }, { text: 'no id' }, 42, { id: 'c' }],
@@ -94,22 +104,29 @@ const test = suite('notes store');
 const env = domPerTest(test);
 const stored = () => JSON.parse(localStorage.getItem(NOTES_KEY) ?? 'null');
 const texts = () => notes.getSnapshot().notes.map((n) => n.text);
+/** The id of the first note (a fresh start's: random, like every note's). */
+const firstId = () => notes.getSnapshot().notes[0].id;
 
 test('a new user gets one empty note, ready to type in', () => {
   env.stop = startNotes();
-  assert.equal(notes.getSnapshot(), { notes: [{ id: '0', text: '', at: 0 }], outdated: false, loaded: true, problem: undefined });
+  const id = firstId();
+  assert.equal(notes.getSnapshot(), { notes: [{ id, text: '', at: 0 }], outdated: false, loaded: true, problem: undefined });
+  assert.match(id, /^[0-9a-z]+-[0-9a-z]{21}$/, 'a random id, never the `0` every fresh profile once shared');
+  env.stop();
+  env.stop = startNotes();
+  assert.not.equal(firstId(), id, "another profile's first note is another note");
 });
 
 test('typing is saved about a second after the first unsaved keystroke, even while typing goes on', async () => {
   env.stop = startNotes();
-  editNote('0', 'h');
+  editNote(firstId(), 'h');
   await env.dom.tick(500);
-  editNote('0', 'he');
+  editNote(firstId(), 'he');
   assert.is(stored(), null);
   await env.dom.tick(500);
   assert.is(stored().notes[0].text, 'he');
   for (let i = 0; i < 15; i++) {
-    editNote('0', 'he' + 'y'.repeat(i + 1));
+    editNote(firstId(), 'he' + 'y'.repeat(i + 1));
     await env.dom.tick(100);
   }
   assert.is(stored().notes[0].text, 'he' + 'y'.repeat(10), 'saved during continuous typing');
@@ -119,20 +136,20 @@ test('typing is saved about a second after the first unsaved keystroke, even whi
 
 test('pending text is saved at once on pagehide, when the tab is hidden, and on flushAll (before any reload)', () => {
   env.stop = startNotes();
-  editNote('0', 'one');
+  editNote(firstId(), 'one');
   env.dom.pagehide();
   assert.is(stored().notes[0].text, 'one');
-  editNote('0', 'two');
+  editNote(firstId(), 'two');
   env.dom.setHidden(true);
   assert.is(stored().notes[0].text, 'two');
-  editNote('0', 'three');
+  editNote(firstId(), 'three');
   flushAll();
   assert.is(stored().notes[0].text, 'three');
 });
 
 test('add, edit and delete are saved and come back on the next load, in order', async () => {
   env.stop = startNotes();
-  editNote('0', 'first');
+  editNote(firstId(), 'first');
   await env.dom.tick(10);
   const b = addNote();
   editNote(b, 'second');
@@ -148,7 +165,7 @@ test('add, edit and delete are saved and come back on the next load, in order', 
 
 test('deleting every note leaves an empty list (not a surprise empty note) after a reload', () => {
   env.stop = startNotes();
-  deleteNote('0');
+  deleteNote(firstId());
   flushNotes();
   env.stop();
   env.stop = startNotes();
@@ -162,7 +179,7 @@ test('corrupt stored notes: the raw text is backed up, the user is told, the app
   assert.is(localStorage.getItem(BACKUP_KEY), raw);
   assert.is(notes.getSnapshot().corrupt, 'copied');
   assert.equal(texts(), ['']);
-  assert.equal(stored().notes, [{ id: '0', text: '', at: 0 }], 'readable data replaces the broken text (its copy is kept)');
+  assert.equal(stored().notes, [{ id: firstId(), text: '', at: 0 }], 'readable data replaces the broken text (its copy is kept)');
 });
 
 test('partly damaged notes: what can be read is kept, the rest is backed up', () => {
@@ -183,11 +200,11 @@ test('partly damaged notes: what can be read is kept, the rest is backed up', ()
 
 test('storage full: "full" is reported, the text stays on screen, the last good save is intact', async () => {
   env.stop = startNotes({ storage: tinyStorage(200) });
-  editNote('0', 'fits');
+  editNote(firstId(), 'fits');
   await env.dom.tick(1000);
   assert.is(stored().notes[0].text, 'fits');
   const long = 'a long text that does not fit '.repeat(10);
-  editNote('0', long);
+  editNote(firstId(), long);
   await env.dom.tick(1000);
   assert.is(notes.getSnapshot().problem, 'full');
   assert.equal(texts(), [long]);
@@ -208,7 +225,7 @@ test('storage full, then room again in the same session: the pending text is sav
     },
   });
   env.stop = startNotes({ storage: s });
-  editNote('0', 'kept while full');
+  editNote(firstId(), 'kept while full');
   await env.dom.tick(1000);
   assert.is(notes.getSnapshot().problem, 'full');
   full = false;
@@ -220,7 +237,7 @@ test('storage full, then room again in the same session: the pending text is sav
 test('storage unavailable: a notice, and notes still work for the session', async () => {
   env.stop = startNotes({ storage: null });
   assert.is(notes.getSnapshot().problem, 'unavailable');
-  editNote('0', 'only in memory');
+  editNote(firstId(), 'only in memory');
   const id = addNote();
   await env.dom.tick(2000);
   assert.equal(texts(), ['only in memory', '']);
@@ -229,12 +246,14 @@ test('storage unavailable: a notice, and notes still work for the session', asyn
 
 test("another tab's save shows up here, and our newer unsaved text is not overwritten", async () => {
   env.stop = startNotes();
+  const first = firstId();
+  await env.dom.tick(10); // notes sort by creation time: "Add note" comes after the page's load
   const b = addNote();
   editNote(b, 'ours, typed just now');
   const other = {
     v: 1,
     notes: [
-      { id: '0', text: 'theirs, newer', at: Date.now() + 1 },
+      { id: first, text: 'theirs, newer', at: Date.now() + 1 },
       { id: b, text: 'theirs, older', at: 1 },
       { id: 'zz', text: 'their new note', at: Date.now() },
     ],
@@ -259,16 +278,17 @@ test('a note restored from a clock a year fast: an edit and a delete here stick,
     { id: 'edit-me', text: 'written a year ahead', at: yearAhead },
     { id: 'delete-me', text: 'also a year ahead', at: yearAhead },
   ];
-  assert.equal(restoreNotes(restored), { added: 2, updated: 0 });
+  assert.equal(restoreNotes(restored), { added: 2, updated: 0, broughtBack: 0, newerHere: 0 });
   const otherTab = localStorage.getItem(NOTES_KEY) ?? ''; // what the second tab holds: the restore
   editNote('edit-me', 'edited here, now');
   deleteNote('delete-me');
   env.dom.win.dispatchEvent(new env.dom.win.StorageEvent('storage', { key: NOTES_KEY, newValue: otherTab }));
   await env.dom.tick(1000);
-  assert.equal(texts(), ['', 'edited here, now']);
+  // The fresh start's untouched empty note went with the restore: the file brought notes.
+  assert.equal(texts(), ['edited here, now']);
   env.stop();
   env.stop = startNotes();
-  assert.equal(texts(), ['', 'edited here, now']);
+  assert.equal(texts(), ['edited here, now']);
 });
 
 test('a `__proto__` note deleted here stays deleted when the other tab sends the note back, and the two tabs settle', async () => {
@@ -287,9 +307,9 @@ test('a `__proto__` note deleted here stays deleted when the other tab sends the
 
 test('a note deleted in another tab disappears here; events for other keys are ignored', () => {
   env.stop = startNotes();
-  editNote('0', 'to be deleted elsewhere');
+  editNote(firstId(), 'to be deleted elsewhere');
   flushNotes();
-  const other = JSON.stringify({ v: 1, notes: [], gone: { 0: Date.now() + 1 } });
+  const other = JSON.stringify({ v: 1, notes: [], gone: { [firstId()]: Date.now() + 1 } });
   env.dom.win.dispatchEvent(new env.dom.win.StorageEvent('storage', { key: 'something-else', newValue: other }));
   assert.equal(texts(), ['to be deleted elsewhere']);
   env.dom.win.dispatchEvent(new env.dom.win.StorageEvent('storage', { key: NOTES_KEY, newValue: other }));

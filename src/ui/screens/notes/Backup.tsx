@@ -3,6 +3,7 @@
 import { useState, type ChangeEvent } from 'react';
 import { backupFileName, backupText, limitProblem, readBackup, sizeProblem } from '../../../notes/backup';
 import { notes, restoreNotes } from '../../../notes/store';
+import { downloadText } from '../../download';
 import { formatCount } from '../../format';
 import { NO_ROOM_FOR_RESTORE } from '../../no-room';
 
@@ -13,18 +14,12 @@ const noteCount = (count: number): string => formatCount(count, 'note');
 function downloadBackup(): string {
   const now = new Date();
   const list = notes.getSnapshot().notes;
-  const file = new Blob([backupText(list, now)], { type: 'application/json' });
-  const url = URL.createObjectURL(file);
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = backupFileName(now);
-  link.click();
-  // The download has its own reference to the Blob once it started; this frees the page's.
-  setTimeout(() => URL.revokeObjectURL(url));
+  const name = backupFileName(now);
+  const size = downloadText(name, backupText(list, now));
   // The file is made either way (it is the person's text), but a file over a limit would be refused on restore: say so now.
-  const overLimit = sizeProblem(file.size) ?? limitProblem(list);
-  if (overLimit) return `Saved ${noteCount(list.length)} to ${link.download}, but this app cannot restore it: ${overLimit}`;
-  return `Saved ${noteCount(list.length)} to ${link.download}.`;
+  const overLimit = sizeProblem(size) ?? limitProblem(list);
+  if (overLimit) return `Saved ${noteCount(list.length)} to ${name}, but this app cannot restore it: ${overLimit}`;
+  return `Saved ${noteCount(list.length)} to ${name}.`;
 }
 
 /** Lets the browser paint and take input between two long steps of a restore. */
@@ -44,7 +39,10 @@ async function restoreFrom(file: File): Promise<string> {
   if ('problem' in outcome && outcome.problem === 'outdated')
     return 'Not restored: your notes were saved by a newer version of this app. Nothing was changed; reload to get it.';
   if ('problem' in outcome) return NO_ROOM_FOR_RESTORE;
-  return `Restored from ${file.name}: ${noteCount(outcome.added)} added, ${noteCount(outcome.updated)} updated.`;
+  const { added, updated, broughtBack, newerHere } = outcome;
+  // The file's older text of a note edited here is not shown: say so, so the count is never "nothing" while the file holds text.
+  const kept = newerHere ? `; ${noteCount(newerHere)} kept as edited here after the backup` : '';
+  return `Restored from ${file.name}: ${noteCount(added)} added, ${noteCount(updated)} updated, ${noteCount(broughtBack)} brought back${kept}.`;
 }
 
 /** The backup controls under the notes, with one live region for what they did. */

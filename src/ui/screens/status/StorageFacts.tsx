@@ -1,6 +1,9 @@
 // The status screen's "Storage": used and quota, and whether the browser keeps the app's data.
 import { useEffect, useState } from 'react';
+import { APP_NAME, storageKey } from '../../../app-name';
 import { askToPersist, persistence, type PersistAsk } from '../../../offline/persistence';
+import { area, loadText } from '../../../offline/storage';
+import { downloadText } from '../../download';
 import { formatSize } from '../../format';
 import { useStore } from '../../useStore';
 import { Facts } from './Facts';
@@ -28,6 +31,7 @@ export function StorageFacts() {
       setReport({ status: 'known', usage: estimate.usage ?? 0, quota: estimate.quota ?? 0, persisted }),
     );
   }, [asked]);
+  const copies = useUnreadableCopies();
   if (report.status === 'unsupported') return <p>Not reported by this browser.</p>;
   const known = report.status === 'known' ? report : undefined;
   return (
@@ -46,8 +50,36 @@ export function StorageFacts() {
         </p>
       )}
       <p>Whatever the browser decides, only a copy kept off this device, such as a backup file, keeps what you saved here safe.</p>
+      {copies.length > 0 && (
+        <>
+          <p>Saved data this app could not read was kept as it was, to download:</p>
+          <ul>
+            {copies.map(([key, name]) => (
+              <li key={key}>
+                <button type="button" onClick={() => downloadText(name, loadText(key).raw ?? '', 'text/plain')}>
+                  Download {name}
+                </button>
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
     </>
   );
+}
+
+/**
+ * The copies of unreadable stored data (device-document.ts: `<key>:backup`, `-2`, …) of this app,
+ * each with the file name it downloads as; read after hydration (the server has no storage).
+ */
+function useUnreadableCopies(): [string, string][] {
+  const [copies, setCopies] = useState<[string, string][]>([]);
+  useEffect(() => {
+    const prefix = storageKey('');
+    const keys = Object.keys(area() ?? {}).filter((key) => key.startsWith(prefix) && /:backup(-\d+)?$/.test(key));
+    setCopies(keys.sort().map((key) => [key, `${APP_NAME}-${key.slice(prefix.length).replace(/\W+/g, '-')}.txt`]));
+  }, []);
+  return copies;
 }
 
 /** Whether storage is persistent, and if not, why it matters or that the browser said no. */
