@@ -1,8 +1,8 @@
 // Downloads of this version's files, verified by their SHA-384 and never left waiting forever.
 // On a weak signal one connection can stop moving while a new request for the same file would be
-// answered at once: a response that makes no progress for STALL_MS (or a request unanswered for
-// ANSWER_MS) is abandoned and asked again, a bounded number of times. A slow download that keeps
-// delivering bytes is never a stall, however long it takes in all.
+// answered at once: a response whose bytes stop moving for STALL_MS is abandoned and asked again,
+// a bounded number of times. A slow download that keeps delivering bytes is never a stall, however
+// long it takes in all, and neither is a request still queued for a connection (see ANSWER_MS).
 import { isThisVersions } from './this-version';
 
 /**
@@ -11,8 +11,8 @@ import { isThisVersions } from './this-version';
  * link; on loopback each file, even one from the HTTP cache, waiting for the one before), while
  * keepalive fetches start at once. A keepalive GET is otherwise the same fetch (its limits are on
  * request bodies, and a worker stopped mid-install fails the install anyway), but Chromium allows
- * 256 of them in flight per renderer (measured: the 257th fails), so the install bounds how many
- * it keeps in flight. A worker that is installed is not held back: repairs fetch plainly.
+ * 256 of them in flight per renderer (measured: the 257th fails): see DOWNLOADS_AT_ONCE. A worker
+ * that is installed is not held back: repairs fetch plainly.
  */
 export type FetchMode = { keepalive: boolean };
 
@@ -30,19 +30,24 @@ declare const __STALL_MS__: number;
 export const STALL_MS: number = __STALL_MS__;
 
 /**
- * How long a request may wait for its response's headers: twice the stall limit, because that
- * wait includes any time queued for a connection behind the page's own requests (the install keeps
- * DOWNLOADS_AT_ONCE below HTTP/1.1's six per host, so never behind its own).
+ * How long a request may wait for its response's headers while no download of ours moves. A
+ * request still queued for a connection (an engine opens six to an HTTP/1.1 host, and the install
+ * asks for more at once) has no headers yet, and it waits behind downloads that do move: its clock
+ * starts again whenever one of ours receives headers or bytes, so it is never timed while the queue
+ * ahead of it moves. Twice the stall limit: the page's own requests, which the worker cannot see,
+ * may hold the connections too.
  */
 export const ANSWER_MS = 2 * STALL_MS;
 
 /**
- * At most this many downloads of the worker at once, the install's and the repairs' alike: fewer
- * than the six connections an engine opens to an HTTP/1.1 host, so none of them waits for a
- * connection behind another of ours, and the page keeps two for its own requests. (Chromium's
- * limit of 256 keepalive fetches in flight is far above it.)
+ * At most this many downloads of the worker at once. Not to keep them below a connection limit
+ * (the engine queues what it cannot send yet, and a queued request is never timed as a stall:
+ * ANSWER_MS): every request goes out as soon as the engine can schedule it, the first screens'
+ * files first (the manifest lists them first). A cap of 4 cost 14 % on the bench's slow link.
+ * The bound is Chromium's 256 keepalive fetches in flight per renderer, with room left for the
+ * page's own.
  */
-export const DOWNLOADS_AT_ONCE = 4;
+export const DOWNLOADS_AT_ONCE = 64;
 
 /** Tries per download when it stalls: the first, and two more on new requests. */
 export const DOWNLOAD_TRIES = 3;
@@ -79,12 +84,12 @@ export async function fetchVerified(url: string, integrity: string, mode: FetchM
  * from a slow one. The hash is the same SHA-384, checked before anything is returned.
  */
 async function downloadChecked(url: string, integrity: string, cache: RequestCache, { keepalive }: FetchMode): Promise<Response> {
-  const watchdog = new StallWatchdog(ANSWER_MS);
+  const watchdog = new StallWatchdog();
   try {
     const response = await fetch(url, { cache, keepalive, signal: watchdog.signal });
-    watchdog.progressed(STALL_MS);
+    watchdog.progressed();
     if (!response.ok || response.type !== 'basic') throw new Error(`${url}: ${response.status}`);
-    const bytes = await readBody(response, () => watchdog.progressed(STALL_MS));
+    const bytes = await readBody(response, watchdog);
     if (!(await isThisVersions(bytes, integrity)))
       throw new Error(`${url}: bytes are not this version's (SHA-384, or audit.json's version)`);
     // A new response of the same bytes and headers: one the host sent through a redirect would
@@ -92,15 +97,15 @@ async function downloadChecked(url: string, integrity: string, cache: RequestCac
     // and this one keeps no record of it.
     return new Response(bytes, { status: response.status, statusText: response.statusText, headers: response.headers });
   } catch (error) {
-    if (watchdog.stalled) throw new StalledDownload(`${url}: no progress for ${watchdog.limitMs / 1000} s`);
+    if (watchdog.stalled) throw new StalledDownload(`${url}: no progress for ${watchdog.limitMs() / 1000} s`);
     throw error;
   } finally {
     watchdog.stop();
   }
 }
 
-/** The whole body as bytes, calling `onChunk` each time some arrive. */
-async function readBody(response: Response, onChunk: () => void): Promise<Uint8Array<ArrayBuffer>> {
+/** The whole body as bytes, telling `watchdog` each time some arrive. */
+async function readBody(response: Response, watchdog: StallWatchdog): Promise<Uint8Array<ArrayBuffer>> {
   if (!response.body) return new Uint8Array(0);
   const reader = response.body.getReader();
   const chunks: Uint8Array[] = [];
@@ -110,7 +115,7 @@ async function readBody(response: Response, onChunk: () => void): Promise<Uint8A
     if (done) break;
     chunks.push(value);
     length += value.byteLength;
-    onChunk();
+    watchdog.progressed();
   }
   const bytes = new Uint8Array(length);
   let offset = 0;
@@ -121,34 +126,52 @@ async function readBody(response: Response, onChunk: () => void): Promise<Uint8A
   return bytes;
 }
 
-/** Aborts a download (through `signal`) once its time limit passes without a call to progressed(). */
+/** When a download of ours last received headers or bytes: the clock of every request still waiting for its headers. */
+let linkMovedAt = 0;
+
+/**
+ * Aborts a download (through `signal`) that stops moving: once its headers have arrived, after
+ * STALL_MS without new bytes; before, after ANSWER_MS in which no download of ours moved. Progress
+ * only stamps the time (a body arrives in hundreds of chunks); the one timer looks at the stamps
+ * when it fires and waits on for what is left.
+ */
 class StallWatchdog {
   private readonly controller = new AbortController();
   private timer: ReturnType<typeof setTimeout> | undefined;
+  private readonly startedAt = Date.now();
+  private movedAt = 0;
   stalled = false;
-  limitMs = 0;
 
-  /** Starts the clock: the request gets `answerMs` to be answered. */
-  constructor(answerMs: number) {
-    this.progressed(answerMs);
+  constructor() {
+    this.wait(ANSWER_MS);
   }
 
   get signal(): AbortSignal {
     return this.controller.signal;
   }
 
-  /** The answer's headers or some bytes arrived: the clock starts again, with `limitMs` until the next progress. */
-  progressed(limitMs: number): void {
-    clearTimeout(this.timer);
-    this.limitMs = limitMs;
-    this.timer = setTimeout(() => {
-      this.stalled = true;
-      this.controller.abort();
-    }, limitMs);
+  /** The answer's headers or some bytes arrived. */
+  progressed(): void {
+    this.movedAt = linkMovedAt = Date.now();
+  }
+
+  /** The limit that applies now: STALL_MS on an answered request, ANSWER_MS before. */
+  limitMs(): number {
+    return this.movedAt ? STALL_MS : ANSWER_MS;
   }
 
   stop(): void {
     clearTimeout(this.timer);
+  }
+
+  private wait(ms: number): void {
+    this.timer = setTimeout(() => {
+      const since = this.movedAt || Math.max(this.startedAt, linkMovedAt);
+      const left = since + this.limitMs() - Date.now();
+      if (left > 0) return this.wait(left);
+      this.stalled = true;
+      this.controller.abort();
+    }, ms);
   }
 }
 
