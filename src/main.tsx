@@ -4,13 +4,14 @@ import { createRoot, hydrateRoot } from 'react-dom/client';
 import { startNotes } from './notes/store';
 import { startConnectivity } from './offline/connectivity';
 import { startFieldMemory } from './offline/form-state';
+import { importChecked, LATER_MODULE } from './lazy-import';
 import { adoptLegacyStorage } from './offline/legacy-storage';
 import { startQuietMomentWatch } from './offline/quiet-moment';
 import { startReconnect } from './offline/reconnect';
 import { skipRegistrationInDev, startRegistration } from './offline/registration/start-registration';
-import { resumeAfterReload, startFocusMemory } from './offline/resume-point';
+import { hasResumePoint, startFocusMemory } from './offline/resume-point';
 import { App } from './ui/App';
-import { startRouter } from './ui/router';
+import { routeShown, startRouter } from './ui/router';
 import './app.css';
 
 // Before anything reads storage: what the versions before stored under other keys.
@@ -26,14 +27,22 @@ startRouter();
 /**
  * After a reload the app made itself: the fields, the focused one's caret and the scroll, once the
  * screen shows them. Run from an effect, so after hydration: a value put into a field before its
- * component is hydrated is one the component's state never hears of.
+ * component is hydrated is one the component's state never hears of. The restore's code is loaded
+ * only then (src/later.ts; from the worker's cache: the app reloads itself only once installed).
  */
 function ResumeAfterReload() {
   useEffect(() => {
-    // `<html data-running>`: the screens now answer input. A value put into a field before its
-    // component is hydrated is one its state never hears of, so tests (ours, a builder's) wait for it.
-    document.documentElement.dataset.running = '';
-    resumeAfterReload();
+    // `<html data-running>`: the screens now answer input, and a restore the page owed has started.
+    // A value put into a field before its component is hydrated is one its state never hears of,
+    // so tests (ours, a builder's) wait for it.
+    const running = () => {
+      document.documentElement.dataset.running = '';
+    };
+    if (!hasResumePoint()) return running();
+    importChecked(LATER_MODULE, () => import('./later'))
+      .then((later) => later.resumeAfterReload())
+      .catch(() => {})
+      .finally(running);
   }, []);
   return null;
 }
@@ -53,9 +62,11 @@ if (__DEV__) {
   // Dev builds are not prerendered, never register the worker (nothing stale is served while
   // developing), and reload when esbuild has rebuilt (its documented /esbuild change events).
   skipRegistrationInDev();
-  createRoot(root).render(app);
+  routeShown().then(() => createRoot(root).render(app));
   new EventSource('/esbuild').addEventListener('change', () => location.reload());
 } else {
   startRegistration();
-  hydrateRoot(root, app);
+  // The prerendered screen is hydrated with its own code: a screen loaded on use (src/later.ts)
+  // is loaded first (its page preloads it, so it is usually here already).
+  routeShown().then(() => hydrateRoot(root, app));
 }

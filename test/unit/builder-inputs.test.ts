@@ -98,7 +98,7 @@ const cases: Case[] = [
   {
     what: 'a mistyped budget key',
     change: withBudgets({ JS: 88300 }),
-    line: 'package.json "budgets" has "JS", which no build measures (the keys are sw.js, js, js.preact, css, app)',
+    line: 'package.json "budgets" has "JS", which no build measures (the keys are sw.js, js, js.preact, lazy, css, app)',
   },
   ...[
     ['a string', '88300'],
@@ -106,7 +106,7 @@ const cases: Case[] = [
   ].map(([what, budgets]) => ({
     what: `"budgets" as ${what}`,
     change: withBudgets(budgets),
-    line: 'package.json "budgets" must be an object of gzip bytes by group (sw.js, js, js.preact, css, app)',
+    line: 'package.json "budgets" must be an object of gzip bytes by group (sw.js, js, js.preact, lazy, css, app)',
   })),
   {
     what: 'an empty "description"',
