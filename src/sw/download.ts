@@ -65,7 +65,7 @@ export async function fetchVerified(url: string, integrity: string, keepalive = 
       if (cache === 'reload') throw error;
     });
     if (response) return response;
-    if (response === STALLED && attempt === DOWNLOAD_TRIES) throw new Error(`${url}: stopped moving ${DOWNLOAD_TRIES} times`);
+    if (response === STALLED && attempt === DOWNLOAD_TRIES) throw new Error(`${url}: stalled`);
     cache = 'reload';
   }
 }
@@ -138,16 +138,12 @@ async function downloadChecked(
  * after the caller deleted the cache would create it again.
  */
 export async function eachAtMost<T>(items: T[], limit: number, task: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  let failure: { error: unknown } | undefined;
+  const queue = items.slice();
+  const failures: unknown[] = [];
+  // A lane takes the next item until none is left or one failed (a lane with nothing to take ends at once).
   const lane = async () => {
-    while (!failure && next < items.length) {
-      const item = items[next++];
-      await task(item).catch((error: unknown) => {
-        failure ??= { error };
-      });
-    }
+    while (queue.length > 0 && failures.length === 0) await task(queue.shift() as T).catch((error: unknown) => failures.push(error));
   };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane));
-  if (failure) throw failure.error;
+  await Promise.all(Array.from({ length: limit }, lane));
+  if (failures.length > 0) throw failures[0];
 }
