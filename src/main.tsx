@@ -67,6 +67,14 @@ if (__DEV__) {
 } else {
   startRegistration();
   // The prerendered screen is hydrated with its own code: a screen loaded on use (src/later.ts)
-  // is loaded first (its page preloads it, so it is usually here already).
-  routeShown().then(() => hydrateRoot(root, app));
+  // is loaded first (its page preloads it, so it is usually here already). Without it, the page is
+  // rendered afresh, saying so: Preact keeps prerendered markup that differs from what it hydrates.
+  routeShown().then((loaded) => {
+    if (loaded) {
+      hydrateRoot(root, app);
+      return;
+    }
+    root.replaceChildren();
+    createRoot(root).render(app);
+  });
 }

@@ -5,7 +5,7 @@
 // puts it back with src/offline/resume-restore.ts, which it loads only then (src/later.ts).
 import { storageKey } from '../app-name';
 import { changedFields, type SavedField } from './form-state';
-import { area, load, save } from './storage';
+import { area, save } from './storage';
 
 /** sessionStorage key of the resume point. */
 export const RESUME_KEY = storageKey('resume');

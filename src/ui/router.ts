@@ -28,10 +28,14 @@ export function prerenderRoute(path: string): void {
   state.set(path);
 }
 
-let shown: Promise<void> = Promise.resolve();
+let shown: Promise<boolean> = Promise.resolve(true);
 
-/** Resolves once the route of the current URL is shown: the page hydrates then, with its screen's code here. */
-export const routeShown = (): Promise<void> => shown;
+/**
+ * Resolves once the route of the current URL is shown: to true with its screen's code here (the
+ * page hydrates then), false when that code could not be loaded (the prerendered screen cannot be
+ * hydrated without it).
+ */
+export const routeShown = (): Promise<boolean> => shown;
 
 /**
  * Shows the route of the current URL once its screen's code is here: store, document title, focus
@@ -43,12 +47,19 @@ function show(focus: boolean): void {
   // At once when nothing is to load (the page's own screens, those loaded before, unknown paths).
   if (screenOf(path) || !isScreen(path)) {
     showLoaded(path, focus);
-    shown = Promise.resolve();
+    shown = Promise.resolve(true);
     return;
   }
   shown = loadScreen(path).then(
-    () => showLoaded(path, focus),
-    () => (focus ? location.reload() : showLoaded(path, focus)),
+    () => {
+      showLoaded(path, focus);
+      return true;
+    },
+    () => {
+      if (focus) location.reload();
+      else showLoaded(path, focus);
+      return false;
+    },
   );
 }
 
