@@ -1,6 +1,7 @@
-// Modules loaded on use (a screen other than `/`, the backup file's code): each is a chunk of its
-// own, checked by SHA-384 before it runs like every other script of the page. The build names the
-// scripts of each such module, by its source file, with their hashes in a meta element of every page.
+// Modules loaded on use (src/later.ts: the screens other than `/`, the restore after the app's own
+// reloads): each is a chunk of its own, checked by SHA-384 before it runs like every other script
+// of the page. The build names the scripts of each such module, by its source file, with their
+// hashes in a meta element of every page.
 import { withBase } from './base';
 
 /** src/later.ts, what no first screen needs, as the page names it (tools/screens.mjs LATER_MODULE is the build's side). */
