@@ -52,7 +52,7 @@ export const REPAIR_CHANNEL = storageKey('cache-repair');
  * and caches `<name>-<12 hex digits>`, one set for every app of that name on the origin. Read only
  * to carry a person's data over (src/offline/legacy-storage.ts, src/sw/our-caches.ts).
  */
-export const LEGACY_KEY_PREFIX = `${APP_NAME}:`;
+export const LEGACY_KEY_PREFIX = APP_NAME + ':';
 
 /** Whether `name` has the form of a cache of the versions before the base joined the name (any base). */
 export const isLegacyCacheName = (name: string): boolean =>

@@ -5,13 +5,14 @@ import { keepWorkOnDevReload, reportRestore } from './dev/keep-work';
 import { startNotes } from './notes/store';
 import { startConnectivity } from './offline/connectivity';
 import { startFieldMemory } from './offline/form-state';
+import { importChecked, LATER_MODULE } from './lazy-import';
 import { adoptLegacyStorage } from './offline/legacy-storage';
 import { startQuietMomentWatch } from './offline/quiet-moment';
 import { startReconnect } from './offline/reconnect';
 import { skipRegistrationInDev, startRegistration } from './offline/registration/start-registration';
-import { resumeAfterReload, startFocusMemory } from './offline/resume-point';
+import { hasResumePoint, startFocusMemory } from './offline/resume-point';
 import { App } from './ui/App';
-import { startRouter } from './ui/router';
+import { routeShown, startRouter } from './ui/router';
 import './app.css';
 
 // Before anything reads storage: what the versions before stored under other keys.
@@ -27,15 +28,23 @@ startRouter();
 /**
  * After a reload the app made itself: the fields, the focused one's caret and the scroll, once the
  * screen shows them. Run from an effect, so after hydration: a value put into a field before its
- * component is hydrated is one the component's state never hears of.
+ * component is hydrated is one the component's state never hears of. The restore's code is loaded
+ * only then (src/later.ts; from the worker's cache: the app reloads itself only once installed).
  */
 function ResumeAfterReload() {
   useEffect(() => {
-    // `<html data-running>`: the screens now answer input. A value put into a field before its
-    // component is hydrated is one its state never hears of, so tests (ours, a builder's) wait for it.
-    document.documentElement.dataset.running = '';
+    // `<html data-running>`: the screens now answer input, and a restore the page owed has started.
+    // A value put into a field before its component is hydrated is one its state never hears of,
+    // so tests (ours, a builder's) wait for it.
+    const running = () => {
+      document.documentElement.dataset.running = '';
+    };
+    if (!hasResumePoint()) return running();
     // In dev, the terminal hears what a reload on save could not put back.
-    resumeAfterReload(__DEV__ ? reportRestore : undefined);
+    importChecked(LATER_MODULE, () => import('./later'))
+      .then((later) => later.resumeAfterReload(__DEV__ ? reportRestore : undefined))
+      .catch(() => {})
+      .finally(running);
   }, []);
   return null;
 }
@@ -57,8 +66,18 @@ if (__DEV__) {
   // it) as the shell's own reloads do: the screen, scroll, focus, caret and fields come back.
   skipRegistrationInDev();
   keepWorkOnDevReload();
-  createRoot(root).render(app);
+  routeShown().then(() => createRoot(root).render(app));
 } else {
   startRegistration();
-  hydrateRoot(root, app);
+  // The prerendered screen is hydrated with its own code: a screen loaded on use (src/later.ts)
+  // is loaded first (its page preloads it, so it is usually here already). Without it, the page is
+  // rendered afresh, saying so: Preact keeps prerendered markup that differs from what it hydrates.
+  routeShown().then((loaded) => {
+    if (loaded) {
+      hydrateRoot(root, app);
+      return;
+    }
+    root.replaceChildren();
+    createRoot(root).render(app);
+  });
 }

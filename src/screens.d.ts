@@ -14,7 +14,20 @@ declare module 'app:routes' {
 
 declare module 'app:screens' {
   import type { FunctionComponent } from 'react';
-  /** Route path -> the screen's component (the file's default export). */
+  /** A screen whose code is a chunk of its own, loaded when it is first shown. */
+  export interface LazyScreen {
+    /** Its file from the project's root (`src/ui/screens/status.tsx`): the page names its scripts by it. */
+    source: string;
+    load: () => Promise<{ default: FunctionComponent }>;
+  }
+  /** Route path -> the screen's component (the file's default export), or its loader (production builds, every screen but `/`). */
+  const screens: Readonly<Record<string, FunctionComponent | LazyScreen>>;
+  export default screens;
+}
+
+declare module 'app:lazy-screens' {
+  import type { FunctionComponent } from 'react';
+  /** Route path -> component of every screen but the one at `/` (production builds load them on first use: src/later.ts). */
   const screens: Readonly<Record<string, FunctionComponent>>;
   export default screens;
 }

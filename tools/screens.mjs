@@ -177,27 +177,54 @@ const routesModule = (screens) =>
   `export default ${JSON.stringify(screens.map(({ path: routePath, title }) => ({ path: routePath, title })))};\n`;
 
 /**
- * The source of `app:screens`: route path -> the screen's component.
+ * The source of `app:screens`: route path -> the screen's component, or with `lazy`, for every
+ * screen but the one at `/`, `{ source, load }`: the module that holds it and a function that
+ * imports it. Those screens (`app:lazy-screens`) are in src/later.ts, the one chunk of what no
+ * first screen needs, loaded on first use (src/ui/screen-loader.ts): one chunk, so that the code
+ * it shares with the page is one chunk too, which the page imports (esbuild makes a chunk for each
+ * set of importers).
+ * @param {Screen[]} screens
+ * @param {boolean} lazy
+ */
+function screensModule(screens, lazy) {
+  const eager = screens.filter((screen) => !lazy || screen.path === '/');
+  const imports = eager.map((screen) => `import screen${screens.indexOf(screen)} from ${JSON.stringify('./' + screen.file)};`);
+  const entries = screens.map((screen) =>
+    eager.includes(screen)
+      ? `${JSON.stringify(screen.path)}: screen${screens.indexOf(screen)}`
+      : `${JSON.stringify(screen.path)}: { source: ${JSON.stringify(LATER_MODULE)}, load: () => import(${JSON.stringify('./' + LATER_MODULE)}).then((later) => ({ default: later.screens[${JSON.stringify(screen.path)}] })) }`,
+  );
+  return `${imports.join('\n')}\nexport default { ${entries.join(', ')} };\n`;
+}
+
+/** The module of what no first screen needs (the screens but `/` among it), from the project's root: the page names its scripts by it. */
+export const LATER_MODULE = 'src/later.ts';
+
+/**
+ * The source of `app:lazy-screens`: route path -> component of every screen but the one at `/`.
  * @param {Screen[]} screens
  */
-function screensModule(screens) {
-  const imports = screens.map((screen, index) => `import screen${index} from ${JSON.stringify('./' + screen.file)};`);
-  const entries = screens.map((screen, index) => `${JSON.stringify(screen.path)}: screen${index}`);
+function lazyScreensModule(screens) {
+  const lazy = screens.filter((screen) => screen.path !== '/');
+  const imports = lazy.map((screen, index) => `import screen${index} from ${JSON.stringify('./' + screen.file)};`);
+  const entries = lazy.map((screen, index) => `${JSON.stringify(screen.path)}: screen${index}`);
   return `${imports.join('\n')}\nexport default { ${entries.join(', ')} };\n`;
 }
 
 /**
  * The esbuild plugin that serves the screens as two virtual modules: `app:routes` (the route
  * table, data only, for the router and the navigation) and `app:screens` (route path ->
- * component). Both are made again from the folder on every build and rebuild.
+ * component, or with `lazy` a loader for each screen but `/`). Both are made again from the folder
+ * on every build and rebuild.
  * @param {string} root
+ * @param {{ lazy?: boolean }} [options]
  * @returns {import('esbuild').Plugin}
  */
-export function screensPlugin(root) {
+export function screensPlugin(root, { lazy = false } = {}) {
   return {
     name: 'app-screens',
     setup(build) {
-      build.onResolve({ filter: /^app:(routes|screens)$/ }, (args) => ({ path: args.path, namespace: NAMESPACE }));
+      build.onResolve({ filter: /^app:(routes|screens|lazy-screens)$/ }, (args) => ({ path: args.path, namespace: NAMESPACE }));
       build.onLoad({ filter: /.*/, namespace: NAMESPACE }, (args) => {
         let screens;
         try {
@@ -205,7 +232,12 @@ export function screensPlugin(root) {
         } catch (error) {
           return { errors: [{ text: /** @type {Error} */ (error).message }], watchDirs: [path.join(root, SCREENS_DIR)] };
         }
-        const contents = args.path === 'app:routes' ? routesModule(screens) : screensModule(screens);
+        const contents =
+          args.path === 'app:routes'
+            ? routesModule(screens)
+            : args.path === 'app:screens'
+              ? screensModule(screens, lazy)
+              : lazyScreensModule(screens);
         // watchDirs: a screen added or removed changes the module (esbuild's own watch mode).
         return {
           contents,

@@ -2,7 +2,7 @@
 // flushed, the resume point saved: the screen, scroll, focus, caret and every field the person
 // changed, src/offline/flush.ts), and tells the terminal what did not come back. Dev builds only.
 import { reloadAfterFlush } from '../offline/flush';
-import type { RestoreOutcome } from '../offline/form-state';
+import type { RestoreOutcome } from '../offline/field-restore';
 import { DEV_RELOAD_EVENT, REPORT_PATH } from './protocol';
 
 /** Answers the dev client's reload with the shell's own: the work is kept. */

@@ -6,7 +6,7 @@ import { withBase } from '../base';
 import { NOT_FOUND_PAGE } from './cache-keys';
 import type { Manifest } from './precache';
 import { rangeResponse } from './range';
-import { cached, cachedOrRepaired, cachedVerified, precacheManifest, storageFailureCount } from './repair';
+import { cached, cachedOrRepaired, cachedVerified, precacheManifest, storageFailures } from './repair';
 
 /**
  * The app shell a navigation falls back to when its own page is missing and cannot be fetched
@@ -17,10 +17,11 @@ const SHELLS = [withBase('/'), NOT_FOUND_PAGE];
 /** The request is not this version's to answer: the network's answer goes through untouched. */
 const NETWORK = 'network';
 
-/** Whether the manifest lists `url` as its own key (not one of Object.prototype's). */
-const lists = (manifest: Manifest, url: string): boolean =>
-  // biome-ignore lint/suspicious/noPrototypeBuiltins: Object.hasOwn is Safari 15.4+, beyond the minimum engines (tools/build/targets.mjs).
-  Object.prototype.hasOwnProperty.call(manifest, url);
+/**
+ * Whether the manifest lists `url`. Every URL the worker looks up is a path, starting with `/`,
+ * and no property of Object.prototype does: reading the manifest's key cannot find one of those.
+ */
+const lists = (manifest: Manifest, url: string): boolean => manifest[url] !== undefined;
 
 /**
  * Answers from this version's cache (the first of `keys` the manifest lists). A precached file
@@ -35,14 +36,14 @@ const lists = (manifest: Manifest, url: string): boolean =>
  * every script and stylesheet it loads.
  */
 export async function cacheFirst(request: Request, keys: string[]): Promise<Response> {
-  const failuresBefore = storageFailureCount();
+  const failuresBefore = storageFailures;
   let copy: Response | typeof NETWORK;
   try {
     copy = await precachedCopy(request, keys);
   } catch {
     return fetch(request);
   }
-  if (storageFailureCount() !== failuresBefore) return fetch(request);
+  if (storageFailures !== failuresBefore) return fetch(request);
   if (copy === NETWORK) return request.mode === 'navigate' ? networkOrNotFound(request) : fetch(request);
   const range = request.headers.get('range');
   // Only a whole verified copy is sliced; an error answers as it is.
@@ -55,13 +56,15 @@ async function precachedCopy(request: Request, keys: string[]): Promise<Response
   // Without its manifest (lost, and offline) the worker cannot tell a precached URL from
   // another: it answers what its cache holds (verified when it was put) and asks the network for the rest.
   const manifest = await precacheManifest();
-  if (!manifest) return (await firstCached(keys)) ?? NETWORK;
+  if (!manifest) return (await firstOf(keys, cached)) ?? NETWORK;
   const key = keys.find((candidate) => lists(manifest, candidate));
   if (!key) return NETWORK;
   const response = await cachedOrRepaired(key, manifest[key]);
   if (response) return response;
   if (request.mode !== 'navigate') return Response.error();
-  return (await firstVerifiedShell(manifest)) ?? Response.error();
+  // The first app shell whose cached copy is readable and intact.
+  const shells = SHELLS.filter((shell) => lists(manifest, shell));
+  return (await firstOf(shells, (shell) => cachedVerified(shell, manifest[shell]))) ?? Response.error();
 }
 
 /** The network's answer to a navigation, or, when the network fails (offline), the cached not-found page. */
@@ -69,29 +72,16 @@ async function networkOrNotFound(request: Request): Promise<Response> {
   try {
     return await fetch(request);
   } catch {
-    const manifest = await precacheManifest();
-    const notFound =
-      manifest && lists(manifest, NOT_FOUND_PAGE)
-        ? await cachedVerified(NOT_FOUND_PAGE, manifest[NOT_FOUND_PAGE])
-        : await cached(NOT_FOUND_PAGE);
+    const integrity = (await precacheManifest())?.[NOT_FOUND_PAGE];
+    const notFound = integrity ? await cachedVerified(NOT_FOUND_PAGE, integrity) : await cached(NOT_FOUND_PAGE);
     return notFound ?? Response.error();
   }
 }
 
-/** The first of `keys` in this version's cache, or undefined. */
-async function firstCached(keys: string[]): Promise<Response | undefined> {
+/** The first response `read` finds for one of `keys`, in their order, or undefined. */
+async function firstOf(keys: string[], read: (key: string) => Promise<Response | undefined>): Promise<Response | undefined> {
   for (const key of keys) {
-    const response = await cached(key);
-    if (response) return response;
-  }
-  return undefined;
-}
-
-/** The first app shell whose cached copy is readable and intact, or undefined. */
-async function firstVerifiedShell(manifest: Manifest): Promise<Response | undefined> {
-  for (const shell of SHELLS) {
-    if (!lists(manifest, shell)) continue;
-    const response = await cachedVerified(shell, manifest[shell]);
+    const response = await read(key);
     if (response) return response;
   }
   return undefined;

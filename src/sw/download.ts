@@ -1,20 +1,9 @@
 // Downloads of this version's files, verified by their SHA-384 and never left waiting forever.
 // On a weak signal one connection can stop moving while a new request for the same file would be
-// answered at once: a response that makes no progress for STALL_MS (or a request unanswered for
-// ANSWER_MS) is abandoned and asked again, a bounded number of times. A slow download that keeps
-// delivering bytes is never a stall, however long it takes in all.
+// answered at once: a response whose bytes stop moving for STALL_MS is abandoned and asked again,
+// a bounded number of times. A slow download that keeps delivering bytes is never a stall, however
+// long it takes in all, and neither is a request still queued for a connection (see ANSWER_MS).
 import { isThisVersions } from './this-version';
-
-/**
- * How a fetch goes out. `keepalive` is for the install only: Chromium 156 lets an installing
- * worker's ordinary fetches out a few at a time (measured: three in flight on the bench's slow
- * link; on loopback each file, even one from the HTTP cache, waiting for the one before), while
- * keepalive fetches start at once. A keepalive GET is otherwise the same fetch (its limits are on
- * request bodies, and a worker stopped mid-install fails the install anyway), but Chromium allows
- * 256 of them in flight per renderer (measured: the 257th fails), so the install bounds how many
- * it keeps in flight. A worker that is installed is not held back: repairs fetch plainly.
- */
-export type FetchMode = { keepalive: boolean };
 
 declare const __STALL_MS__: number;
 
@@ -30,25 +19,28 @@ declare const __STALL_MS__: number;
 export const STALL_MS: number = __STALL_MS__;
 
 /**
- * How long a request may wait for its response's headers: twice the stall limit, because that
- * wait includes any time queued for a connection behind the page's own requests (the install keeps
- * DOWNLOADS_AT_ONCE below HTTP/1.1's six per host, so never behind its own).
+ * How long a request may wait for its response's headers while no download of ours moves (or
+ * starts). A
+ * request still queued for a connection (an engine opens six to an HTTP/1.1 host, and the install
+ * asks for more at once) has no headers yet, and it waits behind downloads that do move: its clock
+ * starts again whenever one of ours receives headers or bytes, so it is never timed while the queue
+ * ahead of it moves. Twice the stall limit: the page's own requests, which the worker cannot see,
+ * may hold the connections too.
  */
 export const ANSWER_MS = 2 * STALL_MS;
 
 /**
- * At most this many downloads of the worker at once, the install's and the repairs' alike: fewer
- * than the six connections an engine opens to an HTTP/1.1 host, so none of them waits for a
- * connection behind another of ours, and the page keeps two for its own requests. (Chromium's
- * limit of 256 keepalive fetches in flight is far above it.)
+ * At most this many downloads of the worker at once. Not to keep them below a connection limit
+ * (the engine queues what it cannot send yet, and a queued request is never timed as a stall:
+ * ANSWER_MS): every request goes out as soon as the engine can schedule it, the first screens'
+ * files first (the manifest lists them first). A cap of 4 cost 14 % on the bench's slow link.
+ * The bound is Chromium's 256 keepalive fetches in flight per renderer, with room left for the
+ * page's own.
  */
-export const DOWNLOADS_AT_ONCE = 4;
+export const DOWNLOADS_AT_ONCE = 64;
 
 /** Tries per download when it stalls: the first, and two more on new requests. */
 export const DOWNLOAD_TRIES = 3;
-
-/** A download abandoned because it stopped making progress. */
-export class StalledDownload extends Error {}
 
 /**
  * Fetches a file of this version, verified by its SHA-384; resolves to a response holding the
@@ -57,19 +49,32 @@ export class StalledDownload extends Error {}
  * file crosses the network once. A copy that fails the check (a stale HTTP cache, an old CDN edge),
  * an error answer or a stall is asked of the server itself; a stall again, up to DOWNLOAD_TRIES in
  * all. A file with no hash to check (audit.json, checked by its version) always comes from the server.
+ * `keepalive` is for the install only: Chromium 156 lets an installing worker's ordinary fetches
+ * out a few at a time (measured: three in flight on the bench's slow link; on loopback each file,
+ * even one from the HTTP cache, waiting for the one before), while keepalive fetches start at once.
+ * A keepalive GET is otherwise the same fetch (its limits are on request bodies, and a worker
+ * stopped mid-install fails the install anyway), but Chromium allows 256 of them in flight per
+ * renderer (measured: the 257th fails): see DOWNLOADS_AT_ONCE. A worker that is installed is not
+ * held back: repairs fetch plainly.
  */
-export async function fetchVerified(url: string, integrity: string, mode: FetchMode = { keepalive: false }): Promise<Response> {
+export async function fetchVerified(url: string, integrity: string, keepalive = false): Promise<Response> {
   let cache: RequestCache = integrity ? 'force-cache' : 'reload';
   for (let attempt = 1; ; attempt++) {
-    try {
-      return await downloadChecked(url, integrity, cache, mode);
-    } catch (error) {
-      const askServer = cache === 'force-cache' || (error instanceof StalledDownload && attempt < DOWNLOAD_TRIES);
-      if (!askServer) throw error;
-      cache = 'reload';
-    }
+    // The HTTP cache's copy failing is no failure yet: the server is asked.
+    const response = await downloadChecked(url, integrity, cache, keepalive).catch((error: unknown) => {
+      if (cache === 'reload') throw error;
+    });
+    if (response) return response;
+    if (response === STALLED && attempt === DOWNLOAD_TRIES) throw new Error(`${url}: stalled`);
+    cache = 'reload';
   }
 }
+
+/** What a download that stopped moving resolves to. */
+const STALLED = null;
+
+/** When a download of ours last received headers or bytes: the clock of every request still waiting for its headers. */
+let linkMovedAt = 0;
 
 /**
  * One download that refuses errors (and a 206: nothing asked for a range), responses from another
@@ -77,78 +82,53 @@ export async function fetchVerified(url: string, integrity: string, mode: FetchM
  * `integrity`. The body is read here rather than checked by fetch's own `integrity` option: that
  * option withholds the response until the whole body is in, so a stalled body could not be told
  * from a slow one. The hash is the same SHA-384, checked before anything is returned.
+ * It is abandoned, resolving to STALLED, once it stops moving: answered, after STALL_MS without new bytes; before, after
+ * ANSWER_MS in which no download of ours moved. Progress only stamps the time (a body arrives in
+ * hundreds of chunks); a timer reads the stamps a few times per stall limit.
  */
-async function downloadChecked(url: string, integrity: string, cache: RequestCache, { keepalive }: FetchMode): Promise<Response> {
-  const watchdog = new StallWatchdog(ANSWER_MS);
+async function downloadChecked(
+  url: string,
+  integrity: string,
+  cache: RequestCache,
+  keepalive: boolean,
+): Promise<Response | typeof STALLED> {
+  const controller = new AbortController();
+  // A request starting is the link's news too: the clock of this one starts now, and no request
+  // waiting for its headers is abandoned while new ones are still being sent.
+  linkMovedAt = Date.now();
+  let movedAt = 0;
+  const progressed = () => {
+    movedAt = linkMovedAt = Date.now();
+  };
+  // An eighth of the stall limit late at most: far within what the limit is for.
+  const timer = setInterval(() => {
+    if (Date.now() - (movedAt || linkMovedAt) > (movedAt ? STALL_MS : ANSWER_MS)) controller.abort();
+  }, STALL_MS / 8);
   try {
-    const response = await fetch(url, { cache, keepalive, signal: watchdog.signal });
-    watchdog.progressed(STALL_MS);
+    const response = await fetch(url, { cache, keepalive, signal: controller.signal });
+    progressed();
     if (!response.ok || response.type !== 'basic') throw new Error(`${url}: ${response.status}`);
-    const bytes = await readBody(response, () => watchdog.progressed(STALL_MS));
-    if (!(await isThisVersions(bytes, integrity)))
-      throw new Error(`${url}: bytes are not this version's (SHA-384, or audit.json's version)`);
-    // A new response of the same bytes and headers: one the host sent through a redirect would
-    // be refused for a navigation (its redirect mode is 'manual'; Safari and Chromium refuse it),
+    const chunks: Uint8Array<ArrayBuffer>[] = [];
+    const reader = response.body?.getReader();
+    for (;;) {
+      const read = await reader?.read();
+      if (!read || read.done) break;
+      chunks.push(read.value);
+      progressed();
+    }
+    // One copy of the chunks, made by the engine.
+    const bytes = await new Blob(chunks).arrayBuffer();
+    if (!(await isThisVersions(bytes, integrity))) throw new Error(`${url}: not this version's bytes`);
+    // A new response of the same bytes, status and headers (the response is read as the init:
+    // Fetch takes those three members of it): one the host sent through a redirect would be
+    // refused for a navigation (its redirect mode is 'manual'; Safari and Chromium refuse it),
     // and this one keeps no record of it.
-    return new Response(bytes, { status: response.status, statusText: response.statusText, headers: response.headers });
+    return new Response(bytes, response);
   } catch (error) {
-    if (watchdog.stalled) throw new StalledDownload(`${url}: no progress for ${watchdog.limitMs / 1000} s`);
+    if (controller.signal.aborted) return STALLED;
     throw error;
   } finally {
-    watchdog.stop();
-  }
-}
-
-/** The whole body as bytes, calling `onChunk` each time some arrive. */
-async function readBody(response: Response, onChunk: () => void): Promise<Uint8Array<ArrayBuffer>> {
-  if (!response.body) return new Uint8Array(0);
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let length = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    chunks.push(value);
-    length += value.byteLength;
-    onChunk();
-  }
-  const bytes = new Uint8Array(length);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return bytes;
-}
-
-/** Aborts a download (through `signal`) once its time limit passes without a call to progressed(). */
-class StallWatchdog {
-  private readonly controller = new AbortController();
-  private timer: ReturnType<typeof setTimeout> | undefined;
-  stalled = false;
-  limitMs = 0;
-
-  /** Starts the clock: the request gets `answerMs` to be answered. */
-  constructor(answerMs: number) {
-    this.progressed(answerMs);
-  }
-
-  get signal(): AbortSignal {
-    return this.controller.signal;
-  }
-
-  /** The answer's headers or some bytes arrived: the clock starts again, with `limitMs` until the next progress. */
-  progressed(limitMs: number): void {
-    clearTimeout(this.timer);
-    this.limitMs = limitMs;
-    this.timer = setTimeout(() => {
-      this.stalled = true;
-      this.controller.abort();
-    }, limitMs);
-  }
-
-  stop(): void {
-    clearTimeout(this.timer);
+    clearInterval(timer);
   }
 }
 
@@ -158,16 +138,12 @@ class StallWatchdog {
  * after the caller deleted the cache would create it again.
  */
 export async function eachAtMost<T>(items: T[], limit: number, task: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  let failure: { error: unknown } | undefined;
+  const queue = items.slice();
+  const failures: unknown[] = [];
+  // A lane takes the next item until none is left or one failed (a lane with nothing to take ends at once).
   const lane = async () => {
-    while (!failure && next < items.length) {
-      const item = items[next++];
-      await task(item).catch((error: unknown) => {
-        failure ??= { error };
-      });
-    }
+    while (queue.length > 0 && failures.length === 0) await task(queue.shift() as T).catch((error: unknown) => failures.push(error));
   };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane));
-  if (failure) throw failure.error;
+  await Promise.all(Array.from({ length: limit }, lane));
+  if (failures.length > 0) throw failures[0];
 }

@@ -1,7 +1,5 @@
-// The first install's "n of m files" for the pages: a few times a second, not once per file; and
-// why it failed, when the person can do something about it (src/install-report.ts).
-import { PROGRESS_CHANNEL } from '../app-name';
-import { isQuotaError, type InstallReport } from '../install-report';
+// The first install's "n of m files" for the pages: a few times a second, not once per file
+// (src/sw/precache.ts posts them, and why an install failed: src/install-report.ts).
 
 /**
  * The least time between two progress reports. Each report re-renders the page's banner, a polite
@@ -27,45 +25,24 @@ export function throttledProgress(total: number, post: (done: number) => void, i
   let interval: ReturnType<typeof setTimeout> | undefined;
   let newest = 0;
   let posted = 0;
+  // Posts the newest count when it is new, and then waits an interval; else the interval is over.
   const send = (done: number) => {
     posted = done;
     post(done);
   };
-  const startInterval = () => {
-    interval = setTimeout(() => {
-      interval = undefined;
-      if (newest === posted) return;
-      send(newest);
-      startInterval();
-    }, intervalMs);
+  const postNewest = () => {
+    interval = newest === posted ? undefined : setTimeout(postNewest, intervalMs);
+    if (interval) send(newest);
   };
-  const stop = () => {
-    clearTimeout(interval);
-    interval = undefined;
-  };
+  const stop = () => clearTimeout(interval);
   return {
     report(done) {
       newest = done;
       if (done === total) {
         stop();
         send(done);
-        return;
-      }
-      if (interval) return;
-      send(done);
-      startInterval();
+      } else if (!interval) postNewest();
     },
     stop,
   };
-}
-
-/**
- * Tells the pages that the install failed for lack of room (the Cache API's QuotaExceededError),
- * which they say in words a person can act on; any other failure needs no words of its own.
- */
-export function reportInstallFailure(error: unknown): void {
-  if (!isQuotaError(error) || !globalThis.BroadcastChannel) return;
-  const channel = new BroadcastChannel(PROGRESS_CHANNEL);
-  channel.postMessage({ failed: 'no-room' } satisfies InstallReport);
-  channel.close();
 }

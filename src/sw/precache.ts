@@ -1,8 +1,9 @@
 // The install: every file of this version, each verified by its SHA-384, stored all or nothing.
 import { PROGRESS_CHANNEL } from '../app-name';
+import { isQuotaError, type InstallReport } from '../install-report';
 import { CACHE_NAME, MANIFEST_INTEGRITY, MANIFEST_URL } from './config';
 import { DOWNLOADS_AT_ONCE, eachAtMost, fetchVerified } from './download';
-import { reportInstallFailure, throttledProgress } from './install-progress';
+import { throttledProgress } from './install-progress';
 
 /** The manifest's shape: URL path -> SRI hash ('' for a file that cannot be hash-checked). */
 export type Manifest = Record<string, string>;
@@ -12,9 +13,14 @@ export type Manifest = Record<string, string>;
  * cache as soon as it is verified: no page reads that cache before this worker activates, so a
  * file stored early is as invisible as one not yet fetched. Storing as files arrive overlaps the
  * writes with the downloads. A failed fetch or write fails the install and, once every write has
- * settled, deletes the cache: all or nothing, the old version keeps serving.
+ * settled, deletes the cache: all or nothing, the old version keeps serving. The pages hear how
+ * far it is ("n of m"), and when it failed for lack of room, which they say in words a person can
+ * act on (any other failure needs no words of its own).
  */
 export async function precacheVerified(): Promise<void> {
+  // A first install controls no page yet, and a BroadcastChannel reaches uncontrolled pages of
+  // this origin too. (Safari before 15.4 has no BroadcastChannel: it installs without reports.)
+  const channel = globalThis.BroadcastChannel ? new BroadcastChannel(PROGRESS_CHANNEL) : undefined;
   // Not awaited here: opening a new cache (5-10 ms in Chromium, measured) runs beside the
   // manifest's download instead of before it. A failure to open fails the first write.
   const opened = caches.open(CACHE_NAME);
@@ -25,10 +31,10 @@ export async function precacheVerified(): Promise<void> {
     return written;
   };
   try {
-    const manifestResponse = await fetchVerified(MANIFEST_URL, MANIFEST_INTEGRITY, { keepalive: true });
+    const manifestResponse = await fetchVerified(MANIFEST_URL, MANIFEST_INTEGRITY, true);
     const manifest: Manifest = await manifestResponse.clone().json();
     store(MANIFEST_URL, manifestResponse);
-    await fetchAndStoreReportingProgress(manifest, store);
+    await fetchAndStoreReportingProgress(manifest, store, channel);
     await Promise.all(writes);
   } catch (error) {
     // A write still under way could recreate the cache after the delete: wait for every one first.
@@ -37,30 +43,29 @@ export async function precacheVerified(): Promise<void> {
     await Promise.allSettled(writes);
     // A failing Cache API may refuse the delete too: the install's own failure is what to report.
     await caches.delete(CACHE_NAME).catch(() => {});
-    reportInstallFailure(error);
+    if (isQuotaError(error)) channel?.postMessage({ failed: 'no-room' } satisfies InstallReport);
     throw error;
+  } finally {
+    channel?.close();
   }
 }
 
-/** Fetches every file of the manifest, verified, stores each with `store`, and posts "n of m" to the pages as files are stored. */
+/** Fetches every file of the manifest, verified, stores each with `store`, and posts "n of m" on `channel` as files are stored. */
 async function fetchAndStoreReportingProgress(
   manifest: Manifest,
   store: (url: string, response: Response) => Promise<void>,
+  channel: BroadcastChannel | undefined,
 ): Promise<void> {
-  // A first install controls no page yet, and a BroadcastChannel reaches uncontrolled pages of
-  // this origin too. (Safari before 15.4 has no BroadcastChannel: it installs without progress.)
-  const channel = globalThis.BroadcastChannel ? new BroadcastChannel(PROGRESS_CHANNEL) : undefined;
   const urls = Object.keys(manifest);
   const progress = throttledProgress(urls.length, (done) => channel?.postMessage([done, urls.length]));
   let done = 0;
   try {
     await eachAtMost(urls, DOWNLOADS_AT_ONCE, async (url) => {
-      await store(url, await fetchVerified(url, manifest[url], { keepalive: true }));
+      await store(url, await fetchVerified(url, manifest[url], true));
       done++;
       progress.report(done);
     });
   } finally {
     progress.stop();
-    channel?.close();
   }
 }

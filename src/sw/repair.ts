@@ -19,8 +19,8 @@ const report: RepairReport = { missing: [], damaged: [], repaired: 0, repairing:
 const damaged = new Set<string>();
 /** Repairs under way by URL: a request and the check asking for the same file share one download. */
 const repairs = new Map<string, Promise<Response | undefined>>();
-/** Cache API calls that rejected since this worker started: a check compares it before and after. */
-let storageFailures = 0;
+/** Cache API calls that rejected since this worker started: a check or a request compares it before and after. */
+export let storageFailures = 0;
 let manifest: Manifest | undefined;
 let checking: Promise<void> | undefined;
 /** Reaches every page of the app, controlled or not (Safari before 15.4 has no BroadcastChannel: no reports there). */
@@ -53,9 +53,6 @@ export async function cached(url: string): Promise<Response | undefined> {
   }
 }
 
-/** How many Cache API calls rejected since this worker started: a request compares it before and after. */
-export const storageFailureCount = (): number => storageFailures;
-
 /**
  * This version's copy of `url` when it is there and its bytes are this version's (`integrity`,
  * src/sw/this-version.ts); undefined otherwise. A copy that cannot be read or fails its
@@ -64,21 +61,16 @@ export const storageFailureCount = (): number => storageFailures;
 export async function cachedVerified(url: string, integrity: string): Promise<Response | undefined> {
   const copy = await cached(url);
   if (!copy) return undefined;
-  let bytes: ArrayBuffer;
+  let bytes: ArrayBuffer | undefined;
   try {
     // A clone is read and the stored response itself answers: Chromium keeps the V8 code cache
     // of a script beside its CacheStorage entry and finds it only through that response. The
     // read fails when the entry's body is gone from a damaged profile.
     bytes = await copy.clone().arrayBuffer();
-  } catch {
-    await forgetDamaged(url);
-    return undefined;
-  }
-  if (!(await isThisVersions(bytes, integrity))) {
-    await forgetDamaged(url);
-    return undefined;
-  }
-  return copy;
+  } catch {}
+  if (bytes && (await isThisVersions(bytes, integrity))) return copy;
+  await forgetDamaged(url);
+  return undefined;
 }
 
 /** Deletes a damaged entry and tells the pages; the Cache API failing here is a storage failure. */
@@ -180,14 +172,20 @@ export function checkAndRepair(): Promise<void> {
 /** One check: which entries are missing or damaged, then (online, storage working) their repair, reported before and after. */
 async function checkEveryEntry(): Promise<void> {
   const failuresBefore = storageFailures;
-  const entries = await manifestEntries();
+  /** Says what is missing now, and whether storage failed during this check. */
+  const reportMissing = (urls: string[], repairing: boolean) => {
+    report.storageFailing = storageFailures > failuresBefore;
+    report.missing = urls;
+    report.repairing = repairing && !report.storageFailing;
+    broadcast();
+  };
   const missing: [string, string][] = [];
-  for (const [url, integrity] of entries) if (!(await cachedVerified(url, integrity))) missing.push([url, integrity]);
-  report.storageFailing = storageFailures > failuresBefore;
-  report.missing = missing.map(([url]) => url);
+  for (const [url, integrity] of await manifestEntries()) if (!(await cachedVerified(url, integrity))) missing.push([url, integrity]);
   report.offline = !navigator.onLine;
-  report.repairing = missing.length > 0 && !report.offline && !report.storageFailing;
-  broadcast();
+  reportMissing(
+    missing.map(([url]) => url),
+    missing.length > 0 && !report.offline,
+  );
   if (!report.repairing) return;
   await eachAtMost(missing, DOWNLOADS_AT_ONCE, async ([url, integrity]) => {
     await repair(url, integrity);
@@ -195,10 +193,7 @@ async function checkEveryEntry(): Promise<void> {
   // What is in the cache now: a download that failed, or a put the cache refused, left it out.
   const stillMissing: string[] = [];
   for (const [url] of missing) if (!(await cached(url))) stillMissing.push(url);
-  report.storageFailing = storageFailures > failuresBefore;
-  report.missing = stillMissing;
-  report.repairing = false;
-  broadcast();
+  reportMissing(stillMissing, false);
 }
 
 /** [url, integrity] of the manifest and of every file it lists (only the manifest's own when it cannot be had). */

@@ -1,10 +1,12 @@
 // Client-side routing with the History API, framework-free: a store of the current route path.
 // Links stay real <a href> (new tab, copy link, the 404 page of any host); once started, a
 // same-origin left-click on a link to one of our routes becomes pushState instead of a page load.
+// A route whose screen is a chunk of its own (screen-loader.ts) is shown once its code is here.
 import routes from 'app:routes';
 import { APP_TITLE } from '../app-name';
 import { withoutBase } from '../base';
 import { createStore, type Store } from '../store';
+import { isScreen, loadScreen, screenOf } from './screen-loader';
 
 /** A path as the route table spells it: with a trailing slash (`/status` and `/status/` alike). */
 export const routePath = (pathname: string): string => pathname.replace(/\/?$/, '/');
@@ -26,9 +28,44 @@ export function prerenderRoute(path: string): void {
   state.set(path);
 }
 
-/** Shows the route of the current URL: store, document title, focus (what a page load would do). */
+let shown: Promise<boolean> = Promise.resolve(true);
+
+/**
+ * Resolves once the route of the current URL is shown: to true with its screen's code here (the
+ * page hydrates then), false when that code could not be loaded (the prerendered screen cannot be
+ * hydrated without it).
+ */
+export const routeShown = (): Promise<boolean> => shown;
+
+/**
+ * Shows the route of the current URL once its screen's code is here: store, document title, focus
+ * (what a page load would do). When that code cannot be loaded, a client-side navigation becomes a
+ * page load of the same URL (which asks again, and says so if it fails again).
+ */
 function show(focus: boolean): void {
   const path = routePath(withoutBase(location.pathname));
+  // At once when nothing is to load (the page's own screens, those loaded before, unknown paths).
+  if (screenOf(path) || !isScreen(path)) {
+    showLoaded(path, focus);
+    shown = Promise.resolve(true);
+    return;
+  }
+  shown = loadScreen(path).then(
+    () => {
+      showLoaded(path, focus);
+      return true;
+    },
+    () => {
+      if (focus) location.reload();
+      else showLoaded(path, focus);
+      return false;
+    },
+  );
+}
+
+/** Shows `path`, unless the URL moved on while its code loaded. */
+function showLoaded(path: string, focus: boolean): void {
+  if (routePath(withoutBase(location.pathname)) !== path) return;
   state.set(path);
   document.title = `${titleOf(path)} · ${APP_TITLE}`;
   // A page load puts focus at the top; a client-side one must move it too, or a screen reader

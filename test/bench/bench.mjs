@@ -18,12 +18,15 @@
 //   lighthouse  Lighthouse 12 scores and paint metrics (React build only; about 30 s)
 // What only the bench uses (Lighthouse) is its own package (test/bench/package.json and its lock),
 // installed into test/bench/node_modules by the first run.
-// Usage: node test/bench/bench.mjs [--runs N] [--only build,dev,load,engines,reconnect,backup,lighthouse] [--react|--preact] [--compare DIR]
+// --before REF adds the project as it was at git commit REF, built for each build and visited in
+// the same rounds, to the --compare table: each row before and after.
+// Usage: node test/bench/bench.mjs [--runs N] [--only build,dev,load,engines,reconnect,backup,lighthouse] [--react|--preact] [--compare DIR [--before REF]]
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
 import { measureBackup } from './backup.mjs';
+import { checkOutBefore } from './before.mjs';
 import { measureBuild, timedBuild } from './build.mjs';
 import { printComparison } from './compare-report.mjs';
 import { measureDev } from './dev.mjs';
@@ -54,11 +57,13 @@ const HAS_DEMO = existsSync(path.join(ROOT, 'src/notes/store.ts'));
  * @param {import('playwright-core').Browser} browser
  * @param {{ name: import('../harness/test-sites.mjs').BuildName, preact: boolean }} build
  * @param {import('./options.mjs').BenchOptions} options
+ * @param {string} [beforeRoot] the sources of --before's commit
  * @returns {Promise<BuildResults>}
  */
-async function measureOneBuild(browser, { name, preact }, options) {
+async function measureOneBuild(browser, { name, preact }, options, beforeRoot) {
   const wants = (/** @type {string} */ part) => options.parts.includes(part);
   const out = mkdtempSync(path.join(os.tmpdir(), `offline-shell-bench-${name}-`));
+  const beforeOut = path.join(out, '.before');
   /** @type {BuildResults} */
   const results = {};
   const progress = (/** @type {string} */ part) => console.error(`bench: ${name} build: ${part}…`);
@@ -73,7 +78,8 @@ async function measureOneBuild(browser, { name, preact }, options) {
     }
     if (wants('load')) {
       progress('load');
-      results.load = await measureLoad(browser, out, options.runs, options.compare);
+      if (beforeRoot) await timedBuild(beforeRoot, beforeOut, preact);
+      results.load = await measureLoad(browser, out, options.runs, options.compare, beforeRoot ? beforeOut : undefined);
     }
     if (wants('engines')) {
       progress('engines (Firefox, WebKit)');
@@ -111,16 +117,21 @@ async function main() {
     );
   // Lighthouse (its own package) only for a run that measures it.
   if (options.parts.includes('lighthouse')) ensureBenchPackages();
-  const browser = await chromium.launch({ executablePath: chromePath(), args: CHROME_ARGS });
+  const before = options.before ? checkOutBefore(options.before) : undefined;
+  const browser = await chromium.launch({ executablePath: chromePath(), args: CHROME_ARGS }).catch((error) => {
+    before?.remove();
+    throw error;
+  });
   /** @type {Partial<Record<import('../harness/test-sites.mjs').BuildName, BuildResults>>} */
   const results = {};
   let startedOn;
   try {
     startedOn = machine(browser.version());
     for (const build of BUILDS.filter((b) => options.builds.includes(b.name)))
-      results[build.name] = await measureOneBuild(browser, build, options);
+      results[build.name] = await measureOneBuild(browser, build, options, before?.root);
   } finally {
     await browser.close();
+    before?.remove();
   }
   const loadAtEnd = os.loadavg().map((load) => load.toFixed(2));
   console.log(
@@ -131,7 +142,7 @@ async function main() {
     `fresh memory: ${startedOn.freshMemory.mebibytes} MiB touched by a new process in ${startedOn.freshMemory.milliseconds} ms (every build and browser start pays it)`,
   );
   printTable(tableRows(results, options.runs));
-  printComparison(results, options.runs);
+  printComparison(results, options.runs, before && `${options.before} (${before.commit.slice(0, 10)})`);
   for (const [build, parts] of Object.entries(results)) {
     if (parts.lighthouse?.error) console.log(`Lighthouse (${build}) did not run: ${parts.lighthouse.error}`);
     for (const [engine, result] of Object.entries(parts.engines ?? {}))

@@ -30,39 +30,45 @@ export const PROFILES = [
 /** @typedef {import('./first-visit.mjs').Visit} Visit */
 /** @typedef {ReturnType<typeof summarizeVisits>} ProfileSummary */
 /** @typedef {Record<ProfileName, ProfileSummary>} SiteSummary */
-/** @typedef {SiteSummary & { compared?: SiteSummary & { dir: string } }} LoadResults */
+/** @typedef {SiteSummary & { compared?: SiteSummary & { dir: string }, before?: SiteSummary }} LoadResults */
 
 /**
  * Parts 3 and 4: `runs` first visits of the site in `out` on each profile; with `compareDir`, as
- * many of that site, each right after one of ours.
+ * many of that site, each right after one of ours; with `beforeDir` (our site built from an
+ * earlier commit), as many of it too, between the two.
  * @param {import('playwright-core').Browser} browser
  * @param {string} out
  * @param {number} runs
  * @param {string} [compareDir]
+ * @param {string} [beforeDir]
  * @returns {Promise<LoadResults>}
  */
-export async function measureLoad(browser, out, runs, compareDir) {
+export async function measureLoad(browser, out, runs, compareDir, beforeDir) {
   const ours = await siteVariants(out);
-  /** @type {import('./site-variants.mjs').SiteVariants | undefined} */
-  let compared;
+  /** @type {import('./site-variants.mjs').SiteVariants[]} */
+  const others = [];
   try {
-    compared = compareDir ? await siteVariants(compareDir) : undefined;
-    /** @type {Partial<Record<ProfileName, ProfileSummary>>} */
-    const oursByProfile = {};
-    /** @type {Partial<Record<ProfileName, ProfileSummary>>} */
-    const comparedByProfile = {};
+    const before = beforeDir ? await siteVariants(beforeDir) : undefined;
+    if (before) others.push(before);
+    const compared = compareDir ? await siteVariants(compareDir) : undefined;
+    if (compared) others.push(compared);
+    /** @type {Partial<Record<ProfileName, ProfileSummary>>[]} */
+    const byProfile = [ours, ...others].map(() => ({}));
     for (const profile of PROFILES) {
-      const [oursVisits, comparedVisits] = await visitInTurn(browser, profile, runs, compared ? [ours, compared] : [ours]);
-      oursByProfile[profile.name] = summarizeVisits(oursVisits);
-      if (comparedVisits) comparedByProfile[profile.name] = summarizeVisits(comparedVisits);
+      const visits = await visitInTurn(browser, profile, runs, [ours, ...others]);
+      visits.forEach((siteVisits, index) => {
+        byProfile[index][profile.name] = summarizeVisits(siteVisits);
+      });
     }
-    // Every profile was measured above.
+    // Every profile was measured above, for every site.
+    const [oursByProfile, ...othersByProfile] = /** @type {SiteSummary[]} */ (byProfile);
     const results = /** @type {LoadResults} */ (oursByProfile);
-    if (compareDir) results.compared = { dir: compareDir, .../** @type {SiteSummary} */ (comparedByProfile) };
+    if (before) results.before = othersByProfile.shift();
+    if (compareDir) results.compared = { dir: compareDir, .../** @type {SiteSummary} */ (othersByProfile.shift()) };
     return results;
   } finally {
     await ours.remove();
-    await compared?.remove();
+    for (const site of others) await site.remove();
   }
 }
 
@@ -76,8 +82,9 @@ export async function measureLoad(browser, out, runs, compareDir) {
  * @returns {Promise<Visit[][]>}
  */
 async function visitInTurn(browser, profile, runs, sites) {
-  // Ours with today's headers; another site with those of its own build (an older release, a peer
-  // built for no Trusted Types, whose register() today's policy would refuse).
+  // Ours with today's headers; another site (ours from --before, or the peer) with those of its own
+  // build (an older release, a peer built for no Trusted Types, whose register() today's policy
+  // would refuse).
   const servers = await Promise.all(
     sites.map((site, index) => {
       const root = profile.compressed ? site.compressed : site.identity;

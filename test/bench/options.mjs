@@ -6,7 +6,7 @@ export const PARTS = ['build', 'dev', 'load', 'engines', 'reconnect', 'backup', 
 
 /**
  * What to measure: runs per part, the parts, the builds.
- * @typedef {{ runs: number, parts: string[], builds: import('../harness/test-sites.mjs').BuildName[], noLighthouse?: boolean, compare?: string }} BenchOptions
+ * @typedef {{ runs: number, parts: string[], builds: import('../harness/test-sites.mjs').BuildName[], noLighthouse?: boolean, compare?: string, before?: string }} BenchOptions
  */
 
 /**
@@ -25,15 +25,29 @@ export function parseArgs(argv) {
     else if (arg === '--react') options.builds = ['react'];
     else if (arg === '--no-lighthouse') options.noLighthouse = true;
     else if (arg === '--compare') options.compare = folderArgument(argv[++i]);
+    else if (arg === '--before') options.before = refArgument(argv[++i]);
     else
       throw new Error(
-        `bench: unknown option ${arg} (expected --runs N, --only ${PARTS.join(',')}, --react, --preact, --no-lighthouse, --compare DIR)`,
+        `bench: unknown option ${arg} (expected --runs N, --only ${PARTS.join(',')}, --react, --preact, --no-lighthouse, --compare DIR, --before REF)`,
       );
   }
   if (options.noLighthouse) options.parts = options.parts.filter((part) => part !== 'lighthouse');
   if (options.compare && !options.parts.some((part) => part === 'load' || part === 'engines'))
     throw new Error('bench: --compare compares first visits, the load and engines parts: add one to --only');
+  if (options.before && !options.compare)
+    throw new Error('bench: --before REF goes with --compare DIR: it adds a column to that comparison');
+  if (options.before && !options.parts.includes('load'))
+    throw new Error('bench: --before compares first visits, the load part: add it to --only');
   return options;
+}
+
+/**
+ * The git commit --before names (a branch, tag or hash of this repository), or an error when none is given.
+ * @param {string | undefined} text
+ */
+function refArgument(text) {
+  if (!text || text.startsWith('--')) throw new Error('bench: --before needs a git commit of this repository to build, e.g. --before main');
+  return text;
 }
 
 /**

@@ -47,9 +47,11 @@ function metaPolicyOf(file: string): string {
   return content.replaceAll('&quot;', '"').replaceAll('&amp;', '&');
 }
 
-/** The page's scripts as hash sources, from their `integrity` attributes. */
+/** The page's script and the scripts it preloads as hash sources, from their `integrity` attributes, in the page's order. */
 const scriptHashesOf = (file: string): string[] =>
-  [...readFileSync(file, 'utf8').matchAll(/<script[^>]*\sintegrity="(sha384-[^"]+)"/g)].map((match) => `'${match[1]}'`);
+  [...readFileSync(file, 'utf8').matchAll(/<(?:script|link rel="modulepreload")[^>]*\sintegrity="(sha384-[^"]+)"/g)].map(
+    (match) => `'${match[1]}'`,
+  );
 
 const test = suite('CSP Evaluator');
 const evaluator = loadEvaluator();
@@ -65,11 +67,11 @@ test("the header: one finding, MEDIUM_MAYBE for script-src 'self' (JSONP, Angula
 for (const build of BUILDS) {
   const page = path.join(site(build.name, 'v1'), 'index.html');
 
-  test(`the page's own policy (${build.name}), the strict form of script-src (its script by hash, 'strict-dynamic', 'self' kept): nothing above INFO`, () => {
+  test(`the page's own policy (${build.name}), the strict form of script-src (its scripts by hash, 'strict-dynamic', 'self' kept): nothing above INFO`, () => {
     const policy = metaPolicyOf(page);
     const hashes = scriptHashesOf(page);
-    assert.is(hashes.length, 1, 'the page has one script, with its hash');
-    assert.ok(policy.includes(`script-src 'self' 'strict-dynamic' ${hashes[0]}`), policy);
+    assert.ok(hashes.length >= 1, 'the page has its script, with its hash');
+    assert.ok(policy.includes(`script-src 'self' 'strict-dynamic' ${hashes.join(' ')};`), policy);
     const findings = evaluator.evaluate(policy);
     // The positive signal: the evaluator read script-src, and says why it ignores 'self' there.
     assert.ok(

@@ -1,6 +1,6 @@
 // An app that ships many more files than today's still installs whole. The install fetches with
 // `keepalive` (an installing worker's plain fetches go out a few at a time in Chromium), and
-// Chromium refuses the 257th keepalive fetch in flight: the install keeps 16 in flight, so 300 extra
+// Chromium refuses the 257th keepalive fetch in flight: the install keeps 64 in flight, so 300 extra
 // files install, each fetched once and stored byte for byte, while the banner counts them a few
 // times a second.
 import { spawnSync } from 'node:child_process';

@@ -330,12 +330,15 @@ wrong(
     // policies disagree: the header is the table's, the page's meta allows form posts to itself.
     const other = copySite(dist);
     const page = path.join(other, 'index.html');
-    // The build's own: the header's without the header-only directives, its script by hash.
-    const scriptHashes = [sri(readFileSync(path.join(dist, appScript(dist))))];
+    // The build's own: the header's without the header-only directives, its scripts (the one it
+    // runs and those it preloads, in its order) by hash.
+    const html = readFileSync(page, 'utf8');
+    const scriptTags = /<(?:script\b|link\b(?=[^>]*\srel="modulepreload"))[^>]*\sintegrity="([^"]+)"/g;
+    const scriptHashes = [...html.matchAll(scriptTags)].map((match) => match[1]);
+    assert.ok(scriptHashes.includes(sri(readFileSync(path.join(dist, appScript(dist))))), "the page's script is among them");
     const pagePolicy = metaPolicyFor(scriptHashes);
     const element = cspMetaElement(scriptHashes);
     const otherMeta = pagePolicy.replace("form-action 'none'", "form-action 'self'");
-    const html = readFileSync(page, 'utf8');
     const edited = Buffer.from(html.replace(element, element.replace(pagePolicy, otherMeta)));
     assert.ok(html.includes(element) && !edited.equals(Buffer.from(html)), 'the edit applies');
     writeFileSync(page, edited);

@@ -1,5 +1,6 @@
-// `npm run bench -- --compare DIR`: the options it takes, and the comparison table's ratios and
-// goals (the offline layer's own cost no more than the other site's; Preact at most 0.9x on the slow link).
+// `npm run bench -- --compare DIR [--before REF]`: the options it takes, and the comparison table's
+// ratios and goals (the offline layer's own cost no more than the other site's; on the slow link
+// React at most 0.9x, Preact 0.8x), with our site before and after when --before names a commit.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { compareRows } from '../bench/compare-report.mjs';
@@ -46,9 +47,25 @@ test('each build beside the other site, the ratio, and the goal met or missed', 
   assert.equal(rows[0], ['', 'React', 'other', 'ratio', 'goal', 'Preact', 'other', 'ratio', 'goal']);
   // React's own cost 300 ms against 200: 1.50x, over its goal of 1.00x.
   assert.equal(row(rows, 'load -> offline-ready, loopback').slice(1, 5), ['300 ms', '200 ms', '1.50x', '≤ 1.00x ✗']);
-  // The slow link: React 0.80x (goal 1.00x), Preact 0.93x (goal 0.90x).
+  // The slow link: React 0.80x (goal 0.90x), Preact 0.93x (goal 0.80x).
   const slow = row(rows, 'navigation -> offline-ready, slow compressed');
-  assert.equal(slow.slice(1), ['1,200 ms', '1,500 ms', '0.80x', '≤ 1.00x ✓', '1,400 ms', '1,500 ms', '0.93x', '≤ 0.90x ✗']);
+  assert.equal(slow.slice(1), ['1,200 ms', '1,500 ms', '0.80x', '≤ 0.90x ✓', '1,400 ms', '1,500 ms', '0.93x', '≤ 0.80x ✗']);
+});
+
+test('--before takes a commit, with --compare and the load part', () => {
+  assert.is(parseArgs(['--compare', 'x', '--before', 'main']).before, 'main');
+  assert.throws(() => parseArgs(['--compare', 'x', '--before']), /--before needs a git commit/);
+  assert.throws(() => parseArgs(['--before', 'main']), /goes with --compare/);
+  assert.throws(() => parseArgs(['--only', 'engines', '--compare', 'x', '--before', 'main']), /add it to --only/);
+});
+
+test('with --before, each row has our site before and now, each with its ratio to the other site', () => {
+  const withBefore = (ours: SiteSummary, before: SiteSummary, other: SiteSummary): LoadResults => ({ ...compared(ours, other), before });
+  const rows = compareRows({ react: { load: withBefore(summary(1_200, 300), summary(1_600, 400), summary(1_500, 200)) } });
+  assert.equal(rows[0], ['', 'React before', 'ratio', 'React now', 'other', 'ratio', 'goal']);
+  const slow = row(rows, 'navigation -> offline-ready, slow compressed');
+  assert.equal(slow.slice(1), ['1,600 ms', '1.07x', '1,200 ms', '1,500 ms', '0.80x', '≤ 0.90x ✓']);
+  assert.equal(row(rows, 'load -> offline-ready, loopback').slice(1), ['400 ms', '2.00x', '300 ms', '200 ms', '1.50x', '≤ 1.00x ✗']);
 });
 
 test('no table without a compared site', () => {

@@ -107,7 +107,7 @@ const cases: Case[] = [
   {
     what: 'a budget for a kind of file no build has',
     change: withBudgets({ fonts: 20000 }),
-    line: 'package.json "budgets" has "fonts", which no build measures (the keys are sw.js, js, js.preact, css, app, assets)',
+    line: 'package.json "budgets" has "fonts", which no build measures (the keys are sw.js, js, js.preact, lazy, css, app, assets)',
   },
   {
     what: 'a "budgets" value that is no number',
@@ -122,7 +122,7 @@ const cases: Case[] = [
   {
     what: 'a mistyped budget key',
     change: withBudgets({ JS: 88300 }),
-    line: 'package.json "budgets" has "JS", which no build measures (the keys are sw.js, js, js.preact, css, app, assets)',
+    line: 'package.json "budgets" has "JS", which no build measures (the keys are sw.js, js, js.preact, lazy, css, app, assets)',
   },
   ...[
     ['a string', '88300'],
@@ -130,7 +130,7 @@ const cases: Case[] = [
   ].map(([what, budgets]) => ({
     what: `"budgets" as ${what}`,
     change: withBudgets(budgets),
-    line: 'package.json "budgets" must be an object of gzip bytes by group (sw.js, js, js.preact, css, app, assets)',
+    line: 'package.json "budgets" must be an object of gzip bytes by group (sw.js, js, js.preact, lazy, css, app, assets)',
   })),
   {
     what: 'an empty "description"',
@@ -339,7 +339,12 @@ files(
       PROBE_FILE,
       `${imports.join('\n')}\n${screen(PROBE.title, PROBE.navOrder, '<p><img src={a0} alt="A" /><img src={a1} alt="B" /></p>')}`,
     );
+    // A builder whose screen brings a stylesheet raises the css budget, as the README says.
+    const packageFile = path.join(dir, 'package.json');
+    const pkg = JSON.parse(readFileSync(packageFile, 'utf8'));
+    writeFileSync(packageFile, `${JSON.stringify({ ...pkg, budgets: { ...pkg.budgets, css: pkg.budgets.css + 300 } }, null, 2)}\n`);
     const outcome = runBuild(dir, ['--base', '/my-app/', '--out', 'dist-assets']);
+    spawnSync('git', ['checkout', '--', 'package.json'], { cwd: dir });
     assert.is(outcome.code, 0, outcome.stderr);
     const out = path.join(dir, 'dist-assets');
     const audited = JSON.parse(readFileSync(path.join(out, 'audit.json'), 'utf8')).files.map((file: { path: string }) => file.path);
@@ -348,11 +353,13 @@ files(
     const html = readFileSync(path.join(out, PROBE.name, 'index.html'), 'utf8');
     const precache = Object.keys(JSON.parse(readFileSync(path.join(out, 'precache.json'), 'utf8')));
     const composition = readFileSync(path.join(out, 'bundle.json'), 'utf8');
-    const stylesheet = audited.find((file: string) => /^assets\/app-\w+\.css$/.test(file));
+    // The screen's stylesheet: in the page's, or in the one of the chunk loaded on use.
+    const stylesheets = audited.filter((file: string) => /^assets\/\w+-\w+\.css$/.test(file));
+    const css = stylesheets.map((file: string) => readFileSync(path.join(out, file), 'utf8')).join('\n');
     for (const asset of assets) {
       assert.ok(precache.includes(`/my-app/${asset}`), `${asset} precached`);
       assert.ok(composition.includes(`"path": "${asset}"`), `${asset} in bundle.json`);
-      if (asset.endsWith('.woff2')) assert.match(readFileSync(path.join(out, stylesheet), 'utf8'), `url("/my-app/${asset}")`);
+      if (asset.endsWith('.woff2')) assert.match(css, `url("/my-app/${asset}")`);
       else assert.match(html, `src="/my-app/${asset}"`);
     }
     assert.match(outcome.stdout, /^budget assets: [1-9][\d,]* B gzip/m);

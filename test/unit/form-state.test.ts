@@ -6,8 +6,10 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { LOG_KEY } from '../../src/offline/connectivity';
-import { changedFields, NO_RESTORE_ATTRIBUTE, readSavedFields, startFieldMemory } from '../../src/offline/form-state';
-import { resumeAfterReload, saveResumePoint } from '../../src/offline/resume-point';
+import { readSavedFields } from '../../src/offline/field-restore';
+import { changedFields, NO_RESTORE_ATTRIBUTE, startFieldMemory } from '../../src/offline/form-state';
+import { saveResumePoint } from '../../src/offline/resume-point';
+import { resumeAfterReload } from '../../src/offline/resume-restore';
 import { domPerTest } from './dom';
 
 const test = suite('form state');

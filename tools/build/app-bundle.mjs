@@ -53,21 +53,60 @@ export const appOptions = ({ root, preact, dev, identity }) =>
     define: pageDefines({ dev, identity }),
     entryNames: 'assets/[name]-[hash]',
     ...assetFileOptions(identity.__BASE__),
+    // Every screen but `/` is a chunk of its own, loaded when first shown (screensPlugin `lazy`,
+    // src/ui/screen-loader.ts); code they share with the page goes into chunks the page imports.
+    // Dev builds stay one script (the dev server serves one).
+    splitting: !dev,
+    chunkNames: 'assets/[name]-[hash]',
     outdir: 'out',
     metafile: true,
-    plugins: [screensPlugin(root)],
+    plugins: [screensPlugin(root, { lazy: !dev })],
   });
 
 // The UI frameworks; everything else in the bundle is "app code", budgeted on its own.
 const FRAMEWORKS = ['react', 'react-dom', 'scheduler', 'preact'];
 
 /**
+ * Which scripts a page loads: `page`, what every page loads (the entry first, then the chunks it
+ * imports); `lazy`, for each module loaded on use (a screen's file, `src/ui/screens/status.tsx`),
+ * the scripts it adds to those (its chunk first). Paths relative to the site root.
+ * @typedef {{ page: string[], lazy: Record<string, string[]> }} PageScripts
+ */
+
+/**
+ * The scripts of the bundle by how they load, from esbuild's metafile (see PageScripts).
+ * @param {import('esbuild').Metafile} metafile
+ * @returns {PageScripts}
+ */
+export function pageScripts(metafile) {
+  const site = (/** @type {string} */ output) => output.replace(/^out\//, '');
+  /** @param {string} output */
+  const withStaticImports = (output, seen = new Set()) => {
+    if (seen.has(output)) return seen;
+    seen.add(output);
+    for (const imported of metafile.outputs[output].imports)
+      if (imported.kind === 'import-statement' && !imported.external) withStaticImports(imported.path, seen);
+    return seen;
+  };
+  const scripts = Object.entries(metafile.outputs).filter(([output]) => output.endsWith('.js'));
+  const [entry] = scripts.find(([, output]) => output.entryPoint === 'src/main.tsx') ?? [];
+  if (!entry) return { page: [], lazy: {} };
+  const page = withStaticImports(entry);
+  const dynamic = new Set(scripts.flatMap(([, output]) => output.imports.filter((i) => i.kind === 'dynamic-import').map((i) => i.path)));
+  /** @type {Record<string, string[]>} */
+  const lazy = {};
+  for (const [output, { entryPoint }] of scripts)
+    if (entryPoint && dynamic.has(output)) lazy[entryPoint] = [...withStaticImports(output)].filter((file) => !page.has(file)).map(site);
+  return { page: [...page].map(site), lazy };
+}
+
+/**
  * Bundles src/main.tsx to hashed assets; returns [{ path, contents }] relative to the site root,
  * plus `licenses.txt` (third-party licences of the bundle). `appGzip` on the array is the gzip
  * size of the app code alone (frameworks left out), or null in dev builds; `metafile` is esbuild's
- * account of what went into the bundle (the SBOM's source).
+ * account of what went into the bundle (the SBOM's source); `scripts` which scripts a page loads.
  * @param {{ root: string, preact: boolean, dev: boolean, identity: Identity }} options
- * @returns {Promise<OutputFile[] & { appGzip: number | null, metafile: import('esbuild').Metafile }>}
+ * @returns {Promise<OutputFile[] & { appGzip: number | null, metafile: import('esbuild').Metafile, scripts: PageScripts }>}
  */
 export async function buildApp({ root, preact, dev, identity }) {
   const options = appOptions({ root, preact, dev, identity });
@@ -82,7 +121,7 @@ export async function buildApp({ root, preact, dev, identity }) {
   const legal = files.filter((f) => f.path.endsWith('.LEGAL.txt'));
   const assets = files.filter((f) => !legal.includes(f));
   assets.push({ path: 'licenses.txt', contents: Buffer.from(await licenses(root, result.metafile, legal)) });
-  return Object.assign(assets, { appGzip, metafile: result.metafile });
+  return Object.assign(assets, { appGzip, metafile: result.metafile, scripts: pageScripts(result.metafile) });
 }
 
 /**
@@ -90,6 +129,7 @@ export async function buildApp({ root, preact, dev, identity }) {
  * @param {ReturnType<typeof appOptions>} options
  */
 async function appCodeGzip(options) {
+  // Every script it makes, as they ship: the entry, its chunks and those loaded on use.
   const alone = await bundle({ ...options, external: FRAMEWORKS, metafile: false });
   // esbuild keeps one `import{…}from"react…"` per module for externals; the real bundle has none
   // (it references the bundled framework), so they are not counted as app code.

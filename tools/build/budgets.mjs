@@ -9,22 +9,27 @@ import { largestGroups } from './composition.mjs';
  */
 
 /**
- * Sums gzip bytes per budget group (`app` = the JS without React/Preact, `assets` = the imported
- * images, fonts and media); returns rows [key, gzip, budget].
+ * Sums gzip bytes per budget group; returns rows [key, gzip, budget]. `js` is what every page
+ * loads before it runs (`pageScripts`: the entry and the chunks it imports; all a visit to `/`
+ * loads), `lazy` the scripts loaded on use (the other screens' chunks, each loaded when first
+ * shown), `app` the JS without React/Preact, lazy or not, `assets` the imported images, fonts and media.
  * @param {import('./site.mjs').Audit} audit
  * @param {Record<string, number>} budgets
  * @param {boolean} preact
  * @param {number | null} appGzip
+ * @param {string[]} pageScripts
  * @returns {BudgetRow[]}
  */
-export function budgetRows(audit, budgets, preact, appGzip) {
-  /** @param {RegExp} pattern */
-  const sum = (pattern) => audit.files.filter((f) => pattern.test(f.path)).reduce((total, f) => total + f.gzip, 0);
+export function budgetRows(audit, budgets, preact, appGzip, pageScripts) {
+  /** @param {(path: string) => boolean} test */
+  const sum = (test) => audit.files.filter((f) => test(f.path)).reduce((total, f) => total + f.gzip, 0);
+  const isScript = (/** @type {string} */ path) => /^assets\/.*\.js$/.test(path);
   // appGzip is null only in dev builds, which have no budgets.
   const groups = {
-    'sw.js': sum(/^sw\.js$/),
-    js: sum(/^assets\/.*\.js$/),
-    css: sum(/^assets\/.*\.css$/),
+    'sw.js': sum((path) => path === 'sw.js'),
+    js: sum((path) => pageScripts.includes(path)),
+    lazy: sum((path) => isScript(path) && !pageScripts.includes(path)),
+    css: sum((path) => /^assets\/.*\.css$/.test(path)),
     app: /** @type {number} */ (appGzip),
     // The images, fonts and media that screens and stylesheets import (their own hashed files).
     assets: audit.files.filter((f) => f.path.startsWith('assets/') && ASSET_FILE.test(f.path)).reduce((total, f) => total + f.gzip, 0),

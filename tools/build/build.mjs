@@ -27,8 +27,8 @@ async function typecheckFirst(root) {
  */
 export async function buildOnce(root, opts) {
   if (opts.check) await typecheckFirst(root);
-  const { files, audit, budgets, appGzip, composition } = await buildSite(root, opts);
-  const rows = budgetRows(audit, budgets, opts.preact, appGzip);
+  const { files, audit, budgets, appGzip, composition, pageScripts } = await buildSite(root, opts);
+  const rows = budgetRows(audit, budgets, opts.preact, appGzip, pageScripts);
   printTable(audit, rows, composition);
   const over = overBudget(rows);
   if (over) {

@@ -106,26 +106,32 @@ export function compositionFile({ root, metafile, build }) {
 }
 
 /**
- * The page's script's groups as the size table prints them: the app's own folders as one line
- * (named `own`), the five largest, then the rest summed (null when there is none).
+ * The page's scripts' groups as the size table prints them, every script of the bundle together
+ * (the entry and its chunks): the app's own folders as one line (named `own`), the five largest,
+ * then the rest summed (null when there is none).
  * @param {Composition} document
  * @param {number} [count]
  * @returns {{ top: { name: string, bytes: number }[], rest: { groups: number, bytes: number } | null, esbuild: number, total: number } | null}
  */
 export function largestGroups(document, count = 5) {
-  const script = document.outputs.find((output) => output.path.endsWith('.js'));
-  if (!script) return null;
-  const own = script.groups.filter((group) => group.own).reduce((total, group) => total + group.bytes, 0);
-  const lines = script.groups
-    .filter((group) => !group.own)
-    .map((group) => ({ name: `${group.name} ${group.version}`, bytes: group.bytes }));
+  const scripts = document.outputs.filter((output) => output.path.endsWith('.js'));
+  if (!scripts.length) return null;
+  const groups = scripts.flatMap((script) => script.groups);
+  const own = groups.filter((group) => group.own).reduce((total, group) => total + group.bytes, 0);
+  /** @type {Map<string, number>} */
+  const packages = new Map();
+  for (const group of groups.filter((group) => !group.own)) {
+    const name = `${group.name} ${group.version}`;
+    packages.set(name, (packages.get(name) ?? 0) + group.bytes);
+  }
+  const lines = [...packages].map(([name, bytes]) => ({ name, bytes }));
   if (own) lines.push({ name: 'own code (src/)', bytes: own });
   largestFirst(lines, (line) => line.name);
   const rest = lines.slice(count);
   return {
     top: lines.slice(0, count),
     rest: rest.length ? { groups: rest.length, bytes: rest.reduce((total, line) => total + line.bytes, 0) } : null,
-    esbuild: script.esbuild,
-    total: script.bytes,
+    esbuild: scripts.reduce((total, script) => total + script.esbuild, 0),
+    total: scripts.reduce((total, script) => total + script.bytes, 0),
   };
 }

@@ -25,10 +25,17 @@ const escapeHtml = (s) =>
  * scripts when they carry `integrity`).
  * Assets get `integrity` so a tampered CDN copy is refused (module scripts are CORS requests,
  * which same-origin satisfies without a crossorigin attribute); dev builds leave it out.
+ * `preloads` are scripts the page's script imports (and those of the route's own lazily loaded
+ * screen): `<link rel="modulepreload">` fetches them, checked, beside it rather than after it.
+ * `lazy` names the scripts of every module loaded on use with their hashes, in a meta element
+ * (src/ui/screen-loader.ts reads it and checks each before it runs).
  * @param {string} template
- * @param {{ title: string, appTitle: string, description?: string, base?: string, assets: { path: string, contents: Buffer }[], body: string | undefined, integrity?: boolean }} page
+ * @param {{ title: string, appTitle: string, description?: string, base?: string, assets: { path: string, contents: Buffer }[], preloads?: { path: string, contents: Buffer }[], lazy?: Record<string, { path: string, contents: Buffer }[]>, body: string | undefined, integrity?: boolean }} page
  */
-export function renderHtml(template, { title, appTitle, description = appTitle, base = '/', assets, body, integrity = true }) {
+export function renderHtml(
+  template,
+  { title, appTitle, description = appTitle, base = '/', assets, preloads = [], lazy = {}, body, integrity = true },
+) {
   if (!template.includes('<!--assets-->')) throw new BuildError('static/index.html has no <!--assets--> marker');
   // The page hydrates #root (src/main.tsx), which the build fills with the prerendered route.
   if (!template.includes(ROOT)) throw new BuildError(`static/index.html has no element with id="root" (an empty ${ROOT})`);
@@ -38,14 +45,20 @@ export function renderHtml(template, { title, appTitle, description = appTitle, 
     throw new BuildError('static/index.html has a Content-Security-Policy of its own; the build writes the one of tools/headers.mjs');
   /** @param {Buffer} contents */
   const integrityOf = (contents) => (integrity ? ` integrity="${sri(contents)}"` : '');
-  const tags = assets
-    .map(({ path: file, contents }) =>
-      file.endsWith('.css')
-        ? `<link rel="stylesheet" href="${base}${file}"${integrityOf(contents)}>`
-        : `<script type="module" src="${base}${file}"${integrityOf(contents)}></script>`,
-    )
-    .join('\n');
-  const scriptHashes = integrity ? assets.filter(({ path: file }) => !file.endsWith('.css')).map(({ contents }) => sri(contents)) : [];
+  const styles = assets.filter(({ path: file }) => file.endsWith('.css'));
+  const scripts = assets.filter(({ path: file }) => !file.endsWith('.css'));
+  const lazyScripts = Object.entries(lazy).map(([module, files]) => [
+    module,
+    files.map(({ path: file, contents }) => [file, sri(contents)]),
+  ]);
+  const tags = [
+    ...styles.map(({ path: file, contents }) => `<link rel="stylesheet" href="${base}${file}"${integrityOf(contents)}>`),
+    ...(lazyScripts.length ? [`<meta name="lazy-scripts" content="${escapeHtml(JSON.stringify(Object.fromEntries(lazyScripts)))}">`] : []),
+    ...preloads.map(({ path: file, contents }) => `<link rel="modulepreload" href="${base}${file}"${integrityOf(contents)}>`),
+    ...scripts.map(({ path: file, contents }) => `<script type="module" src="${base}${file}"${integrityOf(contents)}></script>`),
+  ].join('\n');
+  // A preload the parser meets is a script request too: under 'strict-dynamic' it needs its hash.
+  const scriptHashes = integrity ? [...preloads, ...scripts].map(({ contents }) => sri(contents)) : [];
   return template
     .replace(HEAD_START, (head) => `${head}\n${cspMetaElement(scriptHashes)}`)
     .replace(/%TITLE%/g, escapeHtml(title))

@@ -8,6 +8,7 @@ import { buildApp } from './app-bundle.mjs';
 import { auditAndCompress } from './audit.mjs';
 import { htmlFileOf, renderHtml } from './html.mjs';
 import { prerender } from './prerender.mjs';
+import { LATER_MODULE } from '../screens.mjs';
 import { readProject } from './project.mjs';
 import { COMPOSITION_FILE, compositionFile } from './composition.mjs';
 import { checkReferences } from './references.mjs';
@@ -49,7 +50,7 @@ function siteFiles() {
  * Builds every file of the site in memory: Map of posix path -> Buffer, and its audit.
  * @param {string} root
  * @param {{ preact: boolean, killSwitch: boolean, base: string }} opts
- * @returns {Promise<{ files: Map<string, Buffer>, audit: Audit, budgets: Record<string, number>, appGzip: number | null, composition: import('./composition.mjs').Composition }>}
+ * @returns {Promise<{ files: Map<string, Buffer>, audit: Audit, budgets: Record<string, number>, appGzip: number | null, composition: import('./composition.mjs').Composition, pageScripts: string[] }>}
  */
 export async function buildSite(root, opts) {
   const { template, manifestTemplate, screens, pkg, identity, description, networkOnly, claimedPaths, stallSeconds, budgets } =
@@ -71,8 +72,14 @@ export async function buildSite(root, opts) {
   // Precached too: /about draws it, offline as well.
   const composition = compositionFile({ root, metafile: assets.metafile, build });
   site.add(COMPOSITION_FILE, composition.contents);
-  // Stylesheets first so the first paint is styled; module scripts are deferred anyway.
-  const pageAssets = [...assets.filter((a) => a.path.endsWith('.css')), ...assets.filter((a) => a.path.endsWith('.js'))];
+  // Stylesheets first so the first paint is styled; module scripts are deferred anyway. Each page
+  // runs the entry and preloads what it imports, and the scripts of its own screen when that one
+  // is loaded on use (every screen but `/` is in src/later.ts: tools/screens.mjs); every page
+  // names those of all lazily loaded modules (see renderHtml).
+  const assetOf = (/** @type {string} */ file) => /** @type {{ path: string, contents: Buffer }} */ (assets.find((a) => a.path === file));
+  const [entry, ...imported] = assets.scripts.page.map(assetOf);
+  const pageAssets = [...assets.filter((a) => a.path.endsWith('.css')), entry];
+  const lazy = Object.fromEntries(Object.entries(assets.scripts.lazy).map(([module, files]) => [module, files.map(assetOf)]));
   for (const route of screens) {
     const html = renderHtml(template, {
       title: route.title,
@@ -80,6 +87,8 @@ export async function buildSite(root, opts) {
       description,
       base: opts.base,
       assets: pageAssets,
+      preloads: [...imported, ...(route.path === '/' || route.path === '/404' ? [] : (lazy[LATER_MODULE] ?? []))],
+      lazy,
       body: bodies.get(route.path),
     });
     site.add(htmlFileOf(route.path), Buffer.from(html));
@@ -126,5 +135,5 @@ export async function buildSite(root, opts) {
   for (const { copies } of await site.audited()) {
     for (const [file, contents] of copies) files.set(file, contents);
   }
-  return { files, audit, budgets, appGzip: assets.appGzip, composition: composition.document };
+  return { files, audit, budgets, appGzip: assets.appGzip, composition: composition.document, pageScripts: assets.scripts.page };
 }

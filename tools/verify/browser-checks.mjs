@@ -237,7 +237,9 @@ export function policyProblem(file, promised, answer) {
   if (meta === null) return [];
   const metaGap = trustedTypesGap(meta);
   if (metaGap) return problem(`the page's own <meta> Content-Security-Policy ${metaGap}`);
-  const scriptHashes = [...answer.body.toString('utf8').matchAll(/<script\b[^>]*\sintegrity="([^"]+)"/gi)].map((match) => `'${match[1]}'`);
+  // Its scripts and the scripts it preloads (tools/build/html.mjs), in the page's order.
+  const scriptTags = /<(?:script\b|link\b(?=[^>]*\srel="modulepreload"))[^>]*\sintegrity="([^"]+)"/gi;
+  const scriptHashes = [...answer.body.toString('utf8').matchAll(scriptTags)].map((match) => `'${match[1]}'`);
   const expected = expectedMetaPolicy(promised, scriptHashes);
   if (normalPolicy(meta) === normalPolicy(expected)) return [];
   const hashed = scriptHashes.length > 0 ? ", with its scripts by their hash and 'strict-dynamic' in script-src" : '';

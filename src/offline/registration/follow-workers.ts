@@ -11,6 +11,8 @@ export interface WorkerVersion {
 const followed = new WeakSet<ServiceWorkerRegistration | ServiceWorker>();
 /** The active worker whose version the store holds: asked once per worker. */
 let versionAskedOf: ServiceWorker | undefined;
+/** Workers this page found before they were active: each verified every file as it stored it, just now. */
+const installedHere = new WeakSet<ServiceWorker>();
 
 /**
  * Follows a registration's workers, the ones it has and each one it finds later, into the store;
@@ -32,6 +34,7 @@ export function followWorkers(registered: ServiceWorkerRegistration, onInstallFa
 function follow(registered: ServiceWorkerRegistration, worker: ServiceWorker | null, onInstallFailed: () => void): void {
   if (!worker || followed.has(worker)) return;
   followed.add(worker);
+  if (worker.state !== 'activated') installedHere.add(worker);
   let previous = worker.state;
   worker.addEventListener('statechange', () => {
     if (worker.state === 'redundant' && previous === 'installing') onInstallFailed();
@@ -52,8 +55,9 @@ function syncState(registered: ServiceWorkerRegistration): void {
     registrationState.update({ state: 'ready' });
     if (active !== versionAskedOf) {
       askVersion(active);
-      // A newly active worker (this page load, or an activation) checks its cache once.
-      active.postMessage({ type: 'CHECK_CACHE' });
+      // A worker found active (this page load) checks its cache once; one this page saw install
+      // has just checked every file it stored, and checking again would read and hash them all twice.
+      if (!installedHere.has(active)) active.postMessage({ type: 'CHECK_CACHE' });
     }
     return;
   }
