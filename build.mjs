@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // offline-shell's build: a minimal esbuild pipeline that writes the deployable site to dist/.
-// This file is its command line; the steps are in tools/build/, one job per file, and the dev loop
+// This file is its command line; the steps are in tools/pipeline/, one job per file, and the dev loop
 // and preview server in tools/serve/. It does not type-check (esbuild strips types); `npm test`
 // and `npm run typecheck` do, and `--check` type-checks before building.
 // Usage: node build.mjs [--preact] [--kill-switch] [--check] [--out DIR] [--base /PATH/] [--serve] [--watch] [--help]
@@ -55,8 +55,8 @@ function brokenPackageJsonReason(error) {
 const { BuildError, checkedBase, buildOnce, checkedOutput, serveAddress, servedUnder } = await Promise.all([
   import('./tools/build-error.mjs'),
   import('./tools/config.mjs'),
-  import('./tools/build/build.mjs'),
-  import('./tools/build/output-folder.mjs'),
+  import('./tools/pipeline/build.mjs'),
+  import('./tools/pipeline/output-folder.mjs'),
   import('./tools/serve/address.mjs'),
 ]).then(
   ([errors, config, build, output, address]) => ({ ...errors, ...config, ...build, ...output, ...address }),

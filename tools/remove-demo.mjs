@@ -58,7 +58,7 @@ const README_LINES = [
   { name: 'README.md#the-layout-line', start: 'src/notes/ ' },
 ];
 
-/** The demo's rules in src/app.css: from their opening comment to their closing one. */
+/** The demo's rules in src/ui/app.css: from their opening comment to their closing one. */
 const CSS_START = '/* notes (issue #4)';
 const CSS_END = '/* end notes */\n';
 
@@ -105,7 +105,7 @@ function readmeParts(text) {
 }
 
 /**
- * The demo's part of src/app.css (LF endings), or none.
+ * The demo's part of src/ui/app.css (LF endings), or none.
  * @param {string} text
  * @returns {{ name: string, text: string }[]}
  */
@@ -115,13 +115,13 @@ function cssParts(text) {
   if (start < 0 || end < 0) return [];
   // With the blank line before it, so none is left doubled.
   const from = text.slice(0, start).endsWith('\n\n') ? start - 1 : start;
-  return [{ name: 'src/app.css#notes', text: text.slice(from, end + CSS_END.length) }];
+  return [{ name: 'src/ui/app.css#notes', text: text.slice(from, end + CSS_END.length) }];
 }
 
 /** The files whose parts are the demo's, with how to find them. */
 const PARTS_OF = [
   { file: 'README.md', parts: readmeParts },
-  { file: 'src/app.css', parts: cssParts },
+  { file: 'src/ui/app.css', parts: cssParts },
 ];
 
 /**

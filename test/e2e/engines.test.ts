@@ -11,7 +11,7 @@
 import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import * as assert from 'uvu/assert';
-import { CACHE_PREFIX, storageKey } from '../../src/app-name';
+import { CACHE_PREFIX, storageKey } from '../../src/contract/app-name';
 import { listScreens } from '../../tools/screens.mjs';
 import { auditVersionsByCache, cachedPaths, cachedSri, damage, evict, ourCacheNames } from './lib/caches';
 import { buildChecklistApp, checklistOf, checklistWith, NEW_ITEM, type ChecklistApp } from './lib/checklist-app';

@@ -4,7 +4,7 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:f
 import os from 'node:os';
 import path from 'node:path';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
-import type { Audit } from '../../../src/audit';
+import type { Audit } from '../../../src/contract/audit';
 import { BUILDS, copySources as copySourcesTo, type BuildName, type Variant } from '../../harness/test-sites.mjs';
 
 export { headersOfItsTime } from '../../harness/site-headers.mjs';
