@@ -252,6 +252,18 @@ function addMediaFixture(root, dir) {
   writeFileSync(path.join(dir, 'static/fixture-media/tone.wav'), toneWav(4));
   writeFileSync(path.join(dir, 'static/fixture-media/tone.vtt'), 'WEBVTT\n\n00:00.000 --> 00:04.000\n[a steady tone]\n');
   writeFileSync(path.join(dir, 'static/fixture-media/clip.vtt'), 'WEBVTT\n\n00:00.000 --> 00:02.000\n[a ball moves, no sound]\n');
+  // Its stylesheet and code grow the app's CSS and lazy chunk, as a builder's screen would: the
+  // budgets grow with them, as the README tells a builder to do.
+  edit(dir, 'package.json', (json) => {
+    const pkg = JSON.parse(json);
+    const budgets = pkg.budgets ?? {};
+    const raised = {
+      ...budgets,
+      ...(budgets.css ? { css: budgets.css + 500 } : {}),
+      ...(budgets.lazy ? { lazy: budgets.lazy + 1000 } : {}),
+    };
+    return `${JSON.stringify({ ...pkg, budgets: raised }, null, 2)}\n`;
+  });
 }
 
 /**

@@ -119,9 +119,34 @@ export async function buildApp({ root, preact, dev, identity }) {
     contents: Buffer.from(f.contents),
   }));
   const legal = files.filter((f) => f.path.endsWith('.LEGAL.txt'));
-  const assets = files.filter((f) => !legal.includes(f));
+  const copies = stylesheetCopies(files, result.metafile);
+  // Not shipped, so not in what bundle.json and the SBOM describe either.
+  for (const copy of copies) delete result.metafile.outputs[`out/${copy}`];
+  const assets = files.filter((f) => !legal.includes(f) && !copies.has(f.path));
   assets.push({ path: 'licenses.txt', contents: Buffer.from(await licenses(root, result.metafile, legal)) });
   return Object.assign(assets, { appGzip, metafile: result.metafile, scripts: pageScripts(result.metafile) });
+}
+
+/**
+ * The stylesheets of chunks loaded on use that only repeat the page's own: esbuild writes the CSS
+ * such a chunk imports into the chunk's stylesheet and into the entry's as well (measured with
+ * esbuild 0.28: a screen's @font-face in both), and every page links the entry's, so the copy
+ * would declare each rule twice and ship its bytes twice. A chunk's stylesheet that is not a copy
+ * is kept (and linked by every page).
+ * @param {OutputFile[]} files
+ * @param {import('esbuild').Metafile} metafile
+ * @returns {Set<string>} their paths
+ */
+function stylesheetCopies(files, metafile) {
+  const entry = Object.entries(metafile.outputs).find(
+    ([output, { entryPoint }]) => output.endsWith('.js') && entryPoint === 'src/main.tsx',
+  );
+  const pageStylesheet = entry?.[1].cssBundle?.replace(/^out\//, '');
+  const page = files.find((f) => f.path === pageStylesheet)?.contents.toString();
+  if (!page) return new Set();
+  const isCopy = (/** @type {OutputFile} */ f) =>
+    f.path.endsWith('.css') && f.path !== pageStylesheet && page.includes(f.contents.toString().trim());
+  return new Set(files.filter(isCopy).map((f) => f.path));
 }
 
 /**
