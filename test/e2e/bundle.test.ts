@@ -66,7 +66,7 @@ for (const build of BUILDS) {
       [...new Set(list.map((item) => `${item.name}@${item.version}`))].sort();
     assert.equal(named(thirdParty), named(sbom.components));
     for (const group of composition(dir).outputs.flatMap((output) => output.groups.filter((g) => g.own))) {
-      assert.ok(/^(src(\/\w+)?|app-screens)$/.test(group.name), `our own folder: ${group.name}`);
+      assert.ok(/^(src(\/[\w-]+)?|app-screens)$/.test(group.name), `our own folder: ${group.name}`);
     }
   });
 
