@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // `npm run docs`: writes the sizes table of docs/build.md from two builds (React and Preact), made
 // in memory with the build's own steps and measured as the build measures its budgets, and the
-// budgets in package.json. Only the text between the `sizes` markers is rewritten.
+// budgets in package.json. Only the text between the `sizes` markers is rewritten. `--measure`
+// prints both builds' measures as JSON and writes nothing.
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -83,7 +84,16 @@ export async function writeSizesDoc(root) {
   return true;
 }
 
-if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href && process.argv.includes('--measure')) {
+  // What both builds measure, as JSON, writing nothing (the unit test's: a build in a process of its own).
+  measureBoth(process.cwd()).then(
+    (measured) => console.log(JSON.stringify(measured)),
+    (/** @type {Error} */ error) => {
+      console.error(`docs: ${error.message}`);
+      process.exit(1);
+    },
+  );
+} else if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   writeSizesDoc(process.cwd()).then(
     (changed) => console.log(changed ? `wrote the sizes table in ${SIZES_DOC}` : `${SIZES_DOC}: the sizes table is up to date`),
     (/** @type {Error} */ error) => {
