@@ -17,7 +17,7 @@ Builds the site into dist/ (a fresh folder each time; nothing is type-checked un
   --watch         the dev loop: build in memory, serve, rebuild and reload the page on every save
   -h, --help      print this and exit
 Settings in package.json: name, displayName, description, budgets, networkOnly, claimedPaths,
-stallSeconds (README, "Make it your own"); a key that looks like one of these but is not one stops the build.`;
+stallSeconds (README "Make it your own", docs/build.md, docs/offline-layer.md); a key that looks like one of these but is not one stops the build.`;
 
 // Before anything is read: help needs no project, not even a valid package.json.
 if (process.argv.slice(2).some((arg) => arg === '--help' || arg === '-h')) {

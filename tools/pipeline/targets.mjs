@@ -1,4 +1,4 @@
-// The engines the page and the worker run on, one list for both (README "Minimum engines"):
+// The engines the page and the worker run on, one list for both (docs/offline-layer.md, "Minimum engines"):
 // esbuild lowers newer syntax to them, and the build fails when a script it wrote calls an API
 // they lack, which esbuild cannot lower. Safari 15.0-15.3 is the oldest: it has service workers
 // and module scripts, but not Object.hasOwn, Array.prototype.at, structuredClone or BroadcastChannel
