@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // offline-shell's build: a minimal esbuild pipeline that writes the deployable site to dist/.
-// This file is its command line; the steps are in tools/build/, one job per file, and the dev loop
+// This file is its command line; the steps are in tools/pipeline/, one job per file, and the dev loop
 // and preview server in tools/serve/. It does not type-check (esbuild strips types); `npm test`
 // and `npm run typecheck` do, and `--check` type-checks before building.
 // Usage: node build.mjs [--preact] [--kill-switch] [--check] [--out DIR] [--base /PATH/] [--serve] [--watch] [--help]
@@ -17,7 +17,7 @@ Builds the site into dist/ (a fresh folder each time; nothing is type-checked un
   --watch         the dev loop: build in memory, serve, rebuild and reload the page on every save
   -h, --help      print this and exit
 Settings in package.json: name, displayName, description, budgets, networkOnly, claimedPaths,
-stallSeconds (README, "Make it your own"); a key that looks like one of these but is not one stops the build.`;
+stallSeconds (README "Make it your own", docs/build.md, docs/offline-layer.md); a key that looks like one of these but is not one stops the build.`;
 
 // Before anything is read: help needs no project, not even a valid package.json.
 if (process.argv.slice(2).some((arg) => arg === '--help' || arg === '-h')) {
@@ -55,8 +55,8 @@ function brokenPackageJsonReason(error) {
 const { BuildError, checkedBase, buildOnce, checkedOutput, serveAddress, servedUnder } = await Promise.all([
   import('./tools/build-error.mjs'),
   import('./tools/config.mjs'),
-  import('./tools/build/build.mjs'),
-  import('./tools/build/output-folder.mjs'),
+  import('./tools/pipeline/build.mjs'),
+  import('./tools/pipeline/output-folder.mjs'),
   import('./tools/serve/address.mjs'),
 ]).then(
   ([errors, config, build, output, address]) => ({ ...errors, ...config, ...build, ...output, ...address }),

@@ -2,7 +2,7 @@
 // with integrity checks, answers from its cache first, and changes versions only when the user
 // says so. Each listener checks what it must leave alone first, then calls one function named for
 // what it does (they live in src/sw/, which only the worker imports). The rules behind each line
-// are in the README's "The offline layer". The kill switch is another worker: src/sw/kill-switch.ts.
+// are in docs/offline-layer.md. The kill switch is another worker: src/sw/kill-switch.ts.
 import { cacheFirst } from './src/sw/cache-first';
 import { cacheKeys } from './src/sw/cache-keys';
 import { CACHE_NAME, CLAIMED_PATHS, NETWORK_ONLY, VERSION } from './src/sw/config';

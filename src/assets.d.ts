@@ -1,4 +1,4 @@
-// Files a screen or a stylesheet may import (tools/build/asset-files.mjs ASSET_KINDS): the build
+// Files a screen or a stylesheet may import (tools/pipeline/asset-files.mjs ASSET_KINDS): the build
 // copies each to assets/<name>-<hash>.<ext>, and the import is its URL under the base.
 declare module '*.svg' {
   const url: string;

@@ -3,17 +3,17 @@ import { useEffect } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { keepWorkOnDevReload, reportRestore } from './dev/keep-work';
 import { startNotes } from './notes/store';
-import { startConnectivity } from './offline/connectivity';
-import { startFieldMemory } from './offline/form-state';
-import { importChecked, LATER_MODULE } from './lazy-import';
-import { adoptLegacyStorage } from './offline/legacy-storage';
-import { startQuietMomentWatch } from './offline/quiet-moment';
-import { startReconnect } from './offline/reconnect';
-import { skipRegistrationInDev, startRegistration } from './offline/registration/start-registration';
-import { hasResumePoint, startFocusMemory } from './offline/resume-point';
+import { startConnectivity } from './reload/connectivity';
+import { startFieldMemory } from './reload/form-state';
+import { importChecked, LATER_MODULE } from './ui/lazy-import';
+import { adoptLegacyStorage } from './stored-data/legacy-storage';
+import { startQuietMomentWatch } from './reload/quiet-moment';
+import { startReconnect } from './reload/reconnect';
+import { skipRegistrationInDev, startRegistration } from './worker-client/start-registration';
+import { hasResumePoint, startFocusMemory } from './reload/resume-point';
 import { App } from './ui/App';
 import { routeShown, startRouter } from './ui/router';
-import './app.css';
+import './ui/app.css';
 
 // Before anything reads storage: what the versions before stored under other keys.
 adoptLegacyStorage();
@@ -29,7 +29,7 @@ startRouter();
  * After a reload the app made itself: the fields, the focused one's caret and the scroll, once the
  * screen shows them. Run from an effect, so after hydration: a value put into a field before its
  * component is hydrated is one the component's state never hears of. The restore's code is loaded
- * only then (src/later.ts; from the worker's cache: the app reloads itself only once installed).
+ * only then (src/ui/later.ts; from the worker's cache: the app reloads itself only once installed).
  */
 function ResumeAfterReload() {
   useEffect(() => {
@@ -41,7 +41,7 @@ function ResumeAfterReload() {
     };
     if (!hasResumePoint()) return running();
     // In dev, the terminal hears what a reload on save could not put back.
-    importChecked(LATER_MODULE, () => import('./later'))
+    importChecked(LATER_MODULE, () => import('./ui/later'))
       .then((later) => later.resumeAfterReload(__DEV__ ? reportRestore : undefined))
       .catch(() => {})
       .finally(running);
@@ -57,7 +57,7 @@ const app = (
   </>
 );
 
-// The build refuses a template without #root (tools/build/html.mjs): a page without it is not ours.
+// The build refuses a template without #root (tools/pipeline/html.mjs): a page without it is not ours.
 const root = document.getElementById('root');
 if (!root) throw new Error('The page has no #root to render into');
 if (__DEV__) {
@@ -69,7 +69,7 @@ if (__DEV__) {
   routeShown().then(() => createRoot(root).render(app));
 } else {
   startRegistration();
-  // The prerendered screen is hydrated with its own code: a screen loaded on use (src/later.ts)
+  // The prerendered screen is hydrated with its own code: a screen loaded on use (src/ui/later.ts)
   // is loaded first (its page preloads it, so it is usually here already). Without it, the page is
   // rendered afresh, saying so: Preact keeps prerendered markup that differs from what it hydrates.
   routeShown().then((loaded) => {

@@ -1,4 +1,4 @@
-// Build time only (tools/build/prerender.mjs bundles this for Node): renders a route's HTML from the
+// Build time only (tools/pipeline/prerender.mjs bundles this for Node): renders a route's HTML from the
 // same components the page hydrates. Stores show their server snapshots, which hold nothing of
 // any device, so the HTML is the same for every visitor and every build of the same sources.
 import { renderToString } from 'react-dom/server';

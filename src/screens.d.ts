@@ -27,7 +27,7 @@ declare module 'app:screens' {
 
 declare module 'app:lazy-screens' {
   import type { FunctionComponent } from 'react';
-  /** Route path -> component of every screen but the one at `/` (production builds load them on first use: src/later.ts). */
+  /** Route path -> component of every screen but the one at `/` (production builds load them on first use: src/ui/later.ts). */
   const screens: Readonly<Record<string, FunctionComponent>>;
   export default screens;
 }

@@ -18,7 +18,7 @@ import { listScreens } from './screens.mjs';
  */
 
 /**
- * The app's name constants, as esbuild `define`s them (src/app-name.ts).
+ * The app's name constants, as esbuild `define`s them (src/contract/app-name.ts).
  * @typedef {{ __APP_NAME__: string, __APP_TITLE__: string, __BASE__: string }} Identity
  */
 
@@ -37,7 +37,7 @@ import { listScreens } from './screens.mjs';
 
 /**
  * The app's name constants from package.json, for esbuild `define` in the page and the worker
- * (src/app-name.ts): `name` is the id behind every cache, channel and storage key; `displayName`
+ * (src/contract/app-name.ts): `name` is the id behind every cache, channel and storage key; `displayName`
  * (optional) is what people read. Throws a one-line BuildError for a name that cannot serve.
  * @param {PackageJson} pkg
  * @param {string} [base]
@@ -140,7 +140,7 @@ export function stallSecondsOf(pkg) {
 }
 
 /**
- * The budgets a build measures (tools/build/budgets.mjs): the worker, the JS every page loads
+ * The budgets a build measures (tools/pipeline/budgets.mjs): the worker, the JS every page loads
  * (React or Preact build), the JS loaded on use, CSS, our own code, imported files.
  */
 export const BUDGET_KEYS = ['sw.js', 'js', 'js.preact', 'lazy', 'css', 'app', 'assets'];

@@ -28,7 +28,7 @@ export const CACHE_CONTROL = {
 
 /**
  * The app's Trusted Types policies: one, which turns the worker's URL, and nothing else, into the
- * TrustedScriptURL that register() needs (src/offline/registration/worker-script-url.ts, whose name
+ * TrustedScriptURL that register() needs (src/worker-client/worker-script-url.ts, whose name
  * a unit test holds equal). React and Preact write to no script sink in this app (React DOM's only
  * innerHTML is for dangerouslySetInnerHTML, which the app never uses).
  */

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // `npm run remove-demo`: takes the demo notes app out of the template in one step, for a builder
 // starting their own app: the notes store (src/notes/), the Notes screen and its parts, the demo's
-// own tests, its CSS, its parts of the README (its section and its lines); a minimal home screen
+// own tests, its CSS, its parts of the README (its section and its line) and of docs/testing.md (its
+// line in the layout); a minimal home screen
 // takes the Notes screen's place and src/main.tsx stops starting the notes. It deletes only what
 // the demo shipped (the SHA-256 of each version of each file and part, in demo-files.json, line
 // endings aside: a CRLF checkout is the same demo): a demo file or part you changed is kept, and
@@ -55,10 +56,13 @@ const MAIN_CALL_START = /^startNotes\(/m;
 const README_SECTION = '## When the browser deletes your data\n';
 const README_LINES = [
   { name: 'README.md#the-notes-screen-line', start: '- `/` **Notes**' },
+  // Where the layout was before it moved to docs/testing.md: a project made from one has it there.
   { name: 'README.md#the-layout-line', start: 'src/notes/ ' },
 ];
+/** docs/testing.md's line about the demo: its folder in the layout. */
+const TESTING_DOC_LINES = [{ name: 'docs/testing.md#the-layout-line', start: 'src/notes/ ' }];
 
-/** The demo's rules in src/app.css: from their opening comment to their closing one. */
+/** The demo's rules in src/ui/app.css: from their opening comment to their closing one. */
 const CSS_START = '/* notes (issue #4)';
 const CSS_END = '/* end notes */\n';
 
@@ -97,7 +101,19 @@ function readmeParts(text) {
     const next = text.indexOf('\n## ', start + README_SECTION.length);
     parts.push({ name: 'README.md#when-the-browser-deletes-your-data', text: text.slice(start, next >= 0 ? next + 1 : text.length) });
   }
-  for (const { name, start: lineStart } of README_LINES) {
+  return [...parts, ...lineParts(text, README_LINES)];
+}
+
+/**
+ * The lines of `text` (LF endings) that start as `lines` say, each with its name in RECORD.
+ * @param {string} text
+ * @param {{ name: string, start: string }[]} lines
+ * @returns {{ name: string, text: string }[]}
+ */
+function lineParts(text, lines) {
+  /** @type {{ name: string, text: string }[]} */
+  const parts = [];
+  for (const { name, start: lineStart } of lines) {
     const line = text.split('\n').find((candidate) => candidate.startsWith(lineStart));
     if (line !== undefined) parts.push({ name, text: `${line}\n` });
   }
@@ -105,7 +121,7 @@ function readmeParts(text) {
 }
 
 /**
- * The demo's part of src/app.css (LF endings), or none.
+ * The demo's part of src/ui/app.css (LF endings), or none.
  * @param {string} text
  * @returns {{ name: string, text: string }[]}
  */
@@ -115,13 +131,14 @@ function cssParts(text) {
   if (start < 0 || end < 0) return [];
   // With the blank line before it, so none is left doubled.
   const from = text.slice(0, start).endsWith('\n\n') ? start - 1 : start;
-  return [{ name: 'src/app.css#notes', text: text.slice(from, end + CSS_END.length) }];
+  return [{ name: 'src/ui/app.css#notes', text: text.slice(from, end + CSS_END.length) }];
 }
 
 /** The files whose parts are the demo's, with how to find them. */
 const PARTS_OF = [
   { file: 'README.md', parts: readmeParts },
-  { file: 'src/app.css', parts: cssParts },
+  { file: 'docs/testing.md', parts: (/** @type {string} */ text) => lineParts(text, TESTING_DOC_LINES) },
+  { file: 'src/ui/app.css', parts: cssParts },
 ];
 
 /**

@@ -179,7 +179,7 @@ const routesModule = (screens) =>
 /**
  * The source of `app:screens`: route path -> the screen's component, or with `lazy`, for every
  * screen but the one at `/`, `{ source, load }`: the module that holds it and a function that
- * imports it. Those screens (`app:lazy-screens`) are in src/later.ts, the one chunk of what no
+ * imports it. Those screens (`app:lazy-screens`) are in src/ui/later.ts, the one chunk of what no
  * first screen needs, loaded on first use (src/ui/screen-loader.ts): one chunk, so that the code
  * it shares with the page is one chunk too, which the page imports (esbuild makes a chunk for each
  * set of importers).
@@ -198,7 +198,7 @@ function screensModule(screens, lazy) {
 }
 
 /** The module of what no first screen needs (the screens but `/` among it), from the project's root: the page names its scripts by it. */
-export const LATER_MODULE = 'src/later.ts';
+export const LATER_MODULE = 'src/ui/later.ts';
 
 /**
  * The source of `app:lazy-screens`: route path -> component of every screen but the one at `/`.

@@ -38,9 +38,9 @@ class CannotVerify extends Error {}
 
 /**
  * One file of the local build as audit.json lists it.
- * @typedef {import('./build/audit.mjs').AuditEntry} AuditEntry
+ * @typedef {import('./pipeline/audit.mjs').AuditEntry} AuditEntry
  */
-/** @typedef {import('./build/site.mjs').Audit} Audit */
+/** @typedef {import('./pipeline/site.mjs').Audit} Audit */
 /** @typedef {import('./verify/browser-checks.mjs').Problem} Problem */
 
 /**

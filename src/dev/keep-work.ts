@@ -1,8 +1,8 @@
 // The app's side of a dev reload: it reloads the way the shell's own reloads do (every save
 // flushed, the resume point saved: the screen, scroll, focus, caret and every field the person
-// changed, src/offline/flush.ts), and tells the terminal what did not come back. Dev builds only.
-import { reloadAfterFlush } from '../offline/flush';
-import type { RestoreOutcome } from '../offline/field-restore';
+// changed, src/stored-data/flush.ts), and tells the terminal what did not come back. Dev builds only.
+import { reloadAfterFlush } from '../reload/reload-after-flush';
+import type { RestoreOutcome } from '../reload/field-restore';
 import { DEV_RELOAD_EVENT, REPORT_PATH } from './protocol';
 
 /** Answers the dev client's reload with the shell's own: the work is kept. */

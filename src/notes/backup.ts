@@ -4,9 +4,9 @@
 // notes on this device. Browsers delete site data (Safari after 7 days without a
 // visit, any browser under storage pressure): this file is the user's own copy, so every limit
 // here lies above what the app lets a person store (the editor holds the notes to MAX_NOTES).
-import { APP_NAME } from '../app-name';
-import { formatNumber } from '../ui/format';
-import { nextTime } from '../offline/device-document';
+import { APP_NAME } from '../contract/app-name';
+import { formatNumber } from '../core/format';
+import { nextTime } from '../stored-data/device-document';
 import { isNewer, isUntouched, merge, type Doc, type Note } from './model';
 
 /** What identifies the file as a notes backup, whatever the app is called. */

@@ -12,7 +12,7 @@
 // `{ [id]: time }` (format version 1), read with Object.entries and written to an object without
 // a prototype.
 
-import { nextTime } from '../offline/device-document';
+import { nextTime } from '../stored-data/device-document';
 
 /** One note: `at` is the time of its last edit (ms since epoch, from the clock described above). */
 export interface Note {

@@ -1,9 +1,9 @@
 // The notes store: the editing actions on the notes document, kept on the device by the reusable
-// device document (src/offline/device-document.ts: throttled save, flush before reloads, two tabs,
+// device document (src/stored-data/device-document.ts: throttled save, flush before reloads, two tabs,
 // storage problems, restore). What is the notes' own: the key, the shape, the merge (model.ts).
-import { LEGACY_KEY_PREFIX, storageKey } from '../app-name';
-import { createDeviceDocument, type DeviceDocumentOptions } from '../offline/device-document';
-import { selectStore, type Store } from '../store';
+import { LEGACY_KEY_PREFIX, storageKey } from '../contract/app-name';
+import { createDeviceDocument, type DeviceDocumentOptions } from '../stored-data/device-document';
+import { selectStore, type Store } from '../core/store';
 import { mergeBackup, type Restored } from './backup';
 import { EMPTY_DOC, merge, newId, recover, toStored, withEdit, withNewNote, withoutNote, type Doc, type Note } from './model';
 

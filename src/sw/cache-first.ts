@@ -2,7 +2,7 @@
 // a precached file missing or damaged is fetched again verified and put back; the network, its
 // answer untouched, for anything this version does not own, and for everything while the Cache
 // API fails.
-import { withBase } from '../base';
+import { withBase } from '../contract/base';
 import { NOT_FOUND_PAGE } from './cache-keys';
 import type { Manifest } from './precache';
 import { rangeResponse } from './range';

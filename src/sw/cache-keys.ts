@@ -1,5 +1,5 @@
 // Which cache entries may answer a request. Pure, so unit tests run it in Node.
-import { withBase } from '../base';
+import { withBase } from '../contract/base';
 
 /** The prerendered not-found screen: what a claimed path the version does not know shows. */
 export const NOT_FOUND_PAGE = withBase('/404.html');

@@ -1,7 +1,7 @@
-// What the build tells the worker (tools/build/worker.mjs injects these with esbuild `define`), under
+// What the build tells the worker (tools/pipeline/worker.mjs injects these with esbuild `define`), under
 // names that say what they are. Worker-only: the page never imports src/sw/.
-import { CACHE_PREFIX } from '../app-name';
-import { withBase } from '../base';
+import { CACHE_PREFIX } from '../contract/app-name';
+import { withBase } from '../contract/base';
 
 declare const __VERSION__: string;
 declare const __MANIFEST_INTEGRITY__: string;

@@ -1,5 +1,5 @@
 // The first install's "n of m files" for the pages: a few times a second, not once per file
-// (src/sw/precache.ts posts them, and why an install failed: src/install-report.ts).
+// (src/sw/precache.ts posts them, and why an install failed: src/contract/install-report.ts).
 
 /**
  * The least time between two progress reports. Each report re-renders the page's banner, a polite

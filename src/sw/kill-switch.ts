@@ -16,7 +16,7 @@ self.addEventListener('activate', (event) => event.waitUntil(withdrawAndReloadPa
 // same bytes mean no new install, so `activate` never runs again: the likely cause of the engine
 // test's kill-switch step failing in Firefox in about one full run of three. Every page of the
 // app asks its active worker for the version right after registering
-// (src/offline/registration/follow-workers.ts): that message withdraws once more. No reload here:
+// (src/worker-client/follow-workers.ts): that message withdraws once more. No reload here:
 // the pages `activate` reloaded are on their way, and the page that asked is not controlled.
 self.addEventListener('message', (event) => event.waitUntil(withdraw()));
 

@@ -1,7 +1,7 @@
 // Our caches among the origin's: an origin such as *.github.io is shared with other apps, and
 // with other copies of this one at other bases, so the worker only ever deletes caches of this
-// app at this base (src/app-name.ts), and the caches the versions before left for it.
-import { CACHE_PREFIX, isLegacyCacheName } from '../app-name';
+// app at this base (src/contract/app-name.ts), and the caches the versions before left for it.
+import { CACHE_PREFIX, isLegacyCacheName } from '../contract/app-name';
 import { MANIFEST_URL } from './config';
 
 /** Deletes every cache of ours except `keep`; resolves to how many were deleted. */

@@ -1,6 +1,6 @@
 // The install: every file of this version, each verified by its SHA-384, stored all or nothing.
-import { PROGRESS_CHANNEL } from '../app-name';
-import { isQuotaError, type InstallReport } from '../install-report';
+import { PROGRESS_CHANNEL } from '../contract/app-name';
+import { isQuotaError, type InstallReport } from '../contract/install-report';
 import { CACHE_NAME, MANIFEST_INTEGRITY, MANIFEST_URL } from './config';
 import { DOWNLOADS_AT_ONCE, eachAtMost, fetchVerified } from './download';
 import { throttledProgress } from './install-progress';

@@ -6,14 +6,14 @@
 // after each navigation and each update check of the page (hourly, on reconnect, at start).
 // Nothing unverified is ever put or served for a precached URL; when the cache cannot be used,
 // the verified download answers the request anyway: an online person is never locked out.
-import { REPAIR_CHANNEL } from '../app-name';
-import type { RepairReport } from '../repair-report';
+import { REPAIR_CHANNEL } from '../contract/app-name';
+import type { RepairReport } from '../contract/repair-report';
 import { CACHE_NAME, MANIFEST_INTEGRITY, MANIFEST_URL } from './config';
 import { DOWNLOADS_AT_ONCE, eachAtMost, fetchVerified } from './download';
 import type { Manifest } from './precache';
 import { isThisVersions } from './this-version';
 
-/** Where the cache stands, as the pages are told (src/repair-report.ts). */
+/** Where the cache stands, as the pages are told (src/contract/repair-report.ts). */
 const report: RepairReport = { missing: [], damaged: [], repaired: 0, repairing: false, offline: false, storageFailing: false };
 /** Damaged entries (deleted, not yet put back verified), by URL. */
 const damaged = new Set<string>();

@@ -1,6 +1,6 @@
 // Whether some bytes are this version's copy of a file: what every download and every cache read
 // of the worker checks before a byte is stored or served.
-import { sri } from '../sri';
+import { sri } from '../contract/sri';
 import { VERSION } from './config';
 
 /**

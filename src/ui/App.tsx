@@ -1,6 +1,6 @@
 import routes from 'app:routes';
-import { APP_TITLE } from '../app-name';
-import { withBase } from '../base';
+import { APP_TITLE } from '../contract/app-name';
+import { withBase } from '../contract/base';
 import { Banners } from './Banners';
 import { Page } from './Page';
 import { route } from './router';

@@ -1,8 +1,8 @@
 // The status banners: offline, installing, ready, a failed install tried again, update waiting.
-import { connectivity } from '../offline/connectivity';
-import { registration } from '../offline/registration/registration-store';
-import { applyUpdate } from '../offline/registration/update-reload';
-import { formatTime } from './format';
+import { connectivity } from '../reload/connectivity';
+import { registration } from '../worker-client/registration-store';
+import { applyUpdate } from '../worker-client/update-reload';
+import { formatTime } from '../core/format';
 import { noRoomForApp } from './no-room';
 import { useStore } from './useStore';
 

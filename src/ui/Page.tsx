@@ -1,5 +1,5 @@
 // Which screen renders for which path: the screens of src/ui/screens/, one per file (tools/screens.mjs).
-import { withBase } from '../base';
+import { withBase } from '../contract/base';
 import { titleOf } from './router';
 import { isScreen, screenOf } from './screen-loader';
 

@@ -1,6 +1,6 @@
 // What a person reads when this device has no room left: what it means for them, and what frees
 // room, in the same words wherever it is said (the banner, /status, a screen's save, a restore).
-import { formatTime } from './format';
+import { formatTime } from '../core/format';
 
 /** What frees room, as a person does it. */
 const FREE_ROOM = "free some space (delete files or apps you no longer need, or other sites' data in the browser's settings)";

@@ -3,9 +3,9 @@
 // same-origin left-click on a link to one of our routes becomes pushState instead of a page load.
 // A route whose screen is a chunk of its own (screen-loader.ts) is shown once its code is here.
 import routes from 'app:routes';
-import { APP_TITLE } from '../app-name';
-import { withoutBase } from '../base';
-import { createStore, type Store } from '../store';
+import { APP_TITLE } from '../contract/app-name';
+import { withoutBase } from '../contract/base';
+import { createStore, type Store } from '../core/store';
 import { isScreen, loadScreen, screenOf } from './screen-loader';
 
 /** A path as the route table spells it: with a trailing slash (`/status` and `/status/` alike). */

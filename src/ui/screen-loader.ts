@@ -1,8 +1,8 @@
 // Screens whose code is a chunk of its own (production builds: every screen but the one at `/`),
-// loaded the first time they are shown, checked like every script of the page (src/lazy-import.ts).
+// loaded the first time they are shown, checked like every script of the page (src/ui/lazy-import.ts).
 import screens, { type LazyScreen } from 'app:screens';
 import type { FunctionComponent } from 'react';
-import { importChecked } from '../lazy-import';
+import { importChecked } from './lazy-import';
 
 /** The lazily loaded screens whose code is here, by route path. */
 const loaded = new Map<string, FunctionComponent>();
@@ -11,7 +11,7 @@ const isLazy = (screen: FunctionComponent | LazyScreen): screen is LazyScreen =>
 
 /** Whether `path` is the route of one of the app's screens. */
 export const isScreen = (path: string): boolean =>
-  // biome-ignore lint/suspicious/noPrototypeBuiltins: Object.hasOwn is Safari 15.4+, beyond the minimum engines (tools/build/targets.mjs).
+  // biome-ignore lint/suspicious/noPrototypeBuiltins: Object.hasOwn is Safari 15.4+, beyond the minimum engines (tools/pipeline/targets.mjs).
   Object.prototype.hasOwnProperty.call(screens, path);
 
 /** The component of route `path` when its code is here; undefined for a screen not loaded (yet) and for a path that is no screen. */

@@ -1,7 +1,7 @@
 // Files of the site that the screens show (audit.json, licenses.txt), fetched as the page runs.
 import { useEffect, useState } from 'react';
-import type { Audit } from '../audit';
-import { withBase } from '../base';
+import type { Audit } from '../contract/audit';
+import { withBase } from '../contract/base';
 
 /** What a fetch gives a screen: loading, the value, or the sentence to show instead. */
 export type Fetched<T> = { status: 'loading' } | { status: 'loaded'; value: T } | { status: 'failed'; message: string };

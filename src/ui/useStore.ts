@@ -1,5 +1,5 @@
 import { useSyncExternalStore } from 'react';
-import type { Store } from '../store';
+import type { Store } from '../core/store';
 
 /**
  * Reads a framework-free store in a component and re-renders when it changes. Hydration starts

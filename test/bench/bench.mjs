@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npm run bench`: the numbers the README quotes, for both builds (React, Preact), in Debian's
+// `npm run bench`: the numbers docs/testing.md quotes (written there, from docs/timings.json), for both builds (React, Preact), in Debian's
 // Chromium against the preview server on loopback. Numbers, not pass/fail; the React column is
 // compared with the project's targets. Parts (each N runs, median shown, every run in the JSON):
 //   build       wall time of `node build.mjs --out <tmp>`
@@ -36,6 +36,7 @@ import { measureLoad } from './load.mjs';
 import { parseArgs } from './options.mjs';
 import { measureReconnect } from './reconnect.mjs';
 import { RESULTS_FILE, machine, printTable, tableRows, writeResults } from './report.mjs';
+import { TIMINGS_DOC, TIMINGS_JSON, writeTimingsDoc } from './timings-doc.mjs';
 import { ROOT } from './root.mjs';
 import { CHROME_ARGS, chromePath } from '../harness/chromium.mjs';
 import { BUILDS } from '../harness/test-sites.mjs';
@@ -150,6 +151,9 @@ async function main() {
   }
   writeResults({ ...startedOn, loadAverageAtEnd: loadAtEnd.map(Number), runs: options.runs }, results);
   console.log(`numbers in ${path.relative(process.cwd(), RESULTS_FILE)}`);
+  // Written after bench.json: a table that cannot be written (markers gone) costs no numbers.
+  if (writeTimingsDoc(ROOT, results, startedOn)) console.log(`timings written to ${TIMINGS_JSON} and the table in ${TIMINGS_DOC}`);
+  else console.log(`${TIMINGS_JSON} or ${TIMINGS_DOC} is missing: no timings written there`);
 }
 
 main().catch((error) => {

@@ -5,8 +5,8 @@
 import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { auditAndCompress } from '../../tools/build/audit.mjs';
-import { listFiles } from '../../tools/build/list-files.mjs';
+import { auditAndCompress } from '../../tools/pipeline/audit.mjs';
+import { listFiles } from '../../tools/pipeline/list-files.mjs';
 
 /** A precompressed copy, which the identity variant leaves out. */
 const ENCODED_COPY = /\.(br|gz)$/;

@@ -1,7 +1,7 @@
 import * as assert from 'uvu/assert';
 import About from '../../src/ui/screens/about';
 import Composition from '../../src/ui/screens/about/Composition';
-import { formatNumber, formatSize } from '../../src/ui/format';
+import { formatNumber, formatSize } from '../../src/core/format';
 import { mount, waitFor } from './mount';
 
 describe('about screen in Chromium', () => {

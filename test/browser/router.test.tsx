@@ -4,7 +4,7 @@ import { App } from '../../src/ui/App';
 import { startRouter } from '../../src/ui/router';
 import { mount, waitFor } from './mount';
 import { present } from '../present';
-import { APP_TITLE } from '../../src/app-name';
+import { APP_TITLE } from '../../src/contract/app-name';
 
 /** The home screen's title, as the app's own route table (src/ui/screens/index.tsx) has it. */
 const HOME_TITLE = present(

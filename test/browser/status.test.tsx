@@ -1,9 +1,9 @@
 import * as assert from 'uvu/assert';
-import { APP_NAME, CACHE_PREFIX } from '../../src/app-name';
-import type { Audit } from '../../src/audit';
-import { logTransition } from '../../src/offline/connectivity';
-import { urlOf, verifyPrecache } from '../../src/offline/precache-check';
-import { sri } from '../../src/sri';
+import { APP_NAME, CACHE_PREFIX } from '../../src/contract/app-name';
+import type { Audit } from '../../src/contract/audit';
+import { logTransition } from '../../src/reload/connectivity';
+import { urlOf, verifyPrecache } from '../../src/worker-client/precache-check';
+import { sri } from '../../src/contract/sri';
 import Status from '../../src/ui/screens/status';
 import { mount, waitFor } from './mount';
 

@@ -6,7 +6,7 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { APP_NAME, appId, cachePrefixOf, storageKey } from '../../src/app-name';
+import { APP_NAME, appId, cachePrefixOf, storageKey } from '../../src/contract/app-name';
 import { SECOND_BASE, TEST_BASE } from '../harness/test-sites.mjs';
 import { countLoads, reconnectReloaded, waitReady } from './lib/app';
 import { freshContext } from './lib/browser';

@@ -13,7 +13,7 @@ import { shareChromium, type Shared } from './lib/suite';
 import { until } from './lib/wait';
 import { cacheNames, cachedPaths } from './lib/caches';
 import { ROUTES } from './lib/screens';
-import { appId, cachePrefixOf, storageKey } from '../../src/app-name';
+import { appId, cachePrefixOf, storageKey } from '../../src/contract/app-name';
 import { appField, fieldScreenUrl, openFieldScreen } from './lib/field';
 
 const BASE = '/my-app/';

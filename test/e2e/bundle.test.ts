@@ -6,13 +6,13 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import type { BundleComposition } from '../../src/bundle';
+import type { BundleComposition } from '../../src/contract/bundle';
 import { axeViolations, cspViolations, openInstalled, recordCsp, settle, watchConsole } from './lib/app';
 import { freshContext } from './lib/browser';
 import { startHost } from './lib/hosts';
 import { audit, BUILDS, readPrecache, site, temp } from './lib/site';
 import { shareChromium, type Shared } from './lib/suite';
-import { APP_NAME } from '../../src/app-name';
+import { APP_NAME } from '../../src/contract/app-name';
 
 /**
  * What esbuild may add to a file beyond its modules' bytes: its banner, CommonJS wrappers and
@@ -66,7 +66,7 @@ for (const build of BUILDS) {
       [...new Set(list.map((item) => `${item.name}@${item.version}`))].sort();
     assert.equal(named(thirdParty), named(sbom.components));
     for (const group of composition(dir).outputs.flatMap((output) => output.groups.filter((g) => g.own))) {
-      assert.ok(/^(src(\/\w+)?|app-screens)$/.test(group.name), `our own folder: ${group.name}`);
+      assert.ok(/^(src(\/[\w-]+)?|app-screens)$/.test(group.name), `our own folder: ${group.name}`);
     }
   });
 

@@ -1,4 +1,4 @@
-// What no first screen needs is a chunk the page loads on first use (src/later.ts: the screens but
+// What no first screen needs is a chunk the page loads on first use (src/ui/later.ts: the screens but
 // `/`, the restore after the app's own reloads): a visit to `/` never asks for it, the first screen
 // that needs it loads it once, each script checked by the SHA-384 the page names, and the worker
 // precaches it like every file, so it is there offline. Proven by counting the server's requests.

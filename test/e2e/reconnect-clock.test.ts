@@ -4,7 +4,7 @@
 // computed from that time ran at once and probed without end).
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { GUARD_KEY } from '../../src/offline/reconnect';
+import { GUARD_KEY } from '../../src/reload/reconnect';
 import { countLoads, reconnectReloaded } from './lib/app';
 import { freshContext } from './lib/browser';
 import { logKinds } from './lib/connectivity-log';

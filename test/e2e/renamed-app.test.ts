@@ -12,7 +12,7 @@ import { holdFile, startHost } from './lib/hosts';
 import { audit, BUILDS, readPrecache, site } from './lib/site';
 import { shareChromium, type Shared } from './lib/suite';
 import { cacheNames } from './lib/caches';
-import { appId, cachePrefixOf, storageKey } from '../../src/app-name';
+import { appId, cachePrefixOf, storageKey } from '../../src/contract/app-name';
 import { WAIT } from './lib/wait';
 import { appField, fieldScreenUrl } from './lib/field';
 import { renamedApp } from '../harness/test-sites.mjs';

@@ -7,7 +7,7 @@ import path from 'node:path';
 import * as esbuild from 'esbuild';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { appOptions } from '../../tools/build/app-bundle.mjs';
+import { appOptions } from '../../tools/pipeline/app-bundle.mjs';
 import { appIdentity } from '../../tools/config.mjs';
 import { openInstalled } from './lib/app';
 import { freshContext } from './lib/browser';
@@ -15,7 +15,7 @@ import { startHost } from './lib/hosts';
 import { BUILDS, readPrecache, site } from './lib/site';
 import { shareChromium, type Shared } from './lib/suite';
 import { present } from '../present';
-import { APP_NAME } from '../../src/app-name';
+import { APP_NAME } from '../../src/contract/app-name';
 
 const root = process.cwd();
 

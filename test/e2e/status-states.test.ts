@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { storageKey } from '../../src/app-name';
+import { storageKey } from '../../src/contract/app-name';
 import { openInstalled, settle, statusFact, workerStateIs } from './lib/app';
 import { clearHttpCache, freshContext } from './lib/browser';
 import { evict } from './lib/caches';

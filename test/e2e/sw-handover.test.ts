@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { CACHE_PREFIX } from '../../src/app-name';
+import { CACHE_PREFIX } from '../../src/contract/app-name';
 import { openInstalled } from './lib/app';
 import { clearHttpCache, freshContext } from './lib/browser';
 import { auditVersionsByCache, cachedPaths, ourCacheNames } from './lib/caches';

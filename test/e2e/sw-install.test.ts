@@ -13,7 +13,7 @@ import { beforeAllTests } from './lib/hooks';
 import { shareChromium, type Shared } from './lib/suite';
 import { until, WAIT } from './lib/wait';
 import { cachedPaths, cacheNames } from './lib/caches';
-import { CACHE_PREFIX } from '../../src/app-name';
+import { CACHE_PREFIX } from '../../src/contract/app-name';
 
 for (const build of BUILDS) {
   const dist = site(build.name, 'v1');

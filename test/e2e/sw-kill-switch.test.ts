@@ -7,7 +7,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import path from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { CACHE_PREFIX } from '../../src/app-name';
+import { CACHE_PREFIX } from '../../src/contract/app-name';
 import { appRunning, countLoads, openInstalled } from './lib/app';
 import { freshContext } from './lib/browser';
 import { ourCacheNames } from './lib/caches';

@@ -7,7 +7,7 @@ import path from 'node:path';
 import type { BrowserContext } from 'playwright-core';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { GUARD_KEY } from '../../src/offline/reconnect';
+import { GUARD_KEY } from '../../src/reload/reconnect';
 import { appRunning, countLoads, newWatchedPage, openInstalled, statusFact } from './lib/app';
 import { freshContext } from './lib/browser';
 import { requestsSince, startHost } from './lib/hosts';

@@ -53,7 +53,7 @@ for (const build of BUILDS) {
   const dist = site(build.name, 'v1');
   const manifest = readPrecache(dist);
   const script = '/' + appScript(dist);
-  /** Files the precache check on /status counts: every file the build lists but sw.js and _headers (src/offline/precache-check.ts). */
+  /** Files the precache check on /status counts: every file the build lists but sw.js and _headers (src/worker-client/precache-check.ts). */
   const checked = audit(dist).files.filter((file) => file.path !== 'sw.js' && file.path !== '_headers').length;
 
   const test = suite<Shared>(`sw repair (${build.name})`);

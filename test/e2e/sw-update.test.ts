@@ -17,7 +17,7 @@ import { until } from './lib/wait';
 import { cacheNames } from './lib/caches';
 import { FIELD_SCREEN, variant } from './lib/screens';
 import { present } from '../present';
-import { CACHE_PREFIX } from '../../src/app-name';
+import { CACHE_PREFIX } from '../../src/contract/app-name';
 import { appField, appStorage, fieldScreenUrl } from './lib/field';
 
 /** A cache another app on the same origin keeps (an origin such as *.github.io is shared). */

@@ -9,7 +9,7 @@ import { requestsSince, startHost } from './lib/hosts';
 import { shareChromium, type Shared } from './lib/suite';
 import { sleep, until, WAIT } from './lib/wait';
 import { logKinds } from './lib/connectivity-log';
-import { CACHE_PREFIX } from '../../src/app-name';
+import { CACHE_PREFIX } from '../../src/contract/app-name';
 import { HOME } from './lib/screens';
 
 for (const build of BUILDS) {

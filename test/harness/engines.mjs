@@ -7,7 +7,7 @@
 //
 // For the runner (runner.mjs): `missingEngine(name)` and `runEngineTest({ engine, file, ... })`.
 // By hand:   node test/harness/engines.mjs <chromium|firefox|webkit>[,...] [react|preact|both] [--parallel] [--grep TEXT]
-// bundles test/e2e/engines.test.ts (or the test files matching --grep) and runs them per engine.
+// bundles test/e2e/engines*.test.ts (or the test files matching --grep) and runs them per engine.
 import { execFile, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
@@ -215,7 +215,7 @@ const isBuildChoice = (name) => name === 'react' || name === 'preact' || name ==
 async function main(argv) {
   const parallel = argv.includes('--parallel');
   const grepAt = argv.indexOf('--grep');
-  const grep = grepAt >= 0 ? argv.splice(grepAt, 2)[1] : 'engines.test';
+  const grep = grepAt >= 0 ? argv.splice(grepAt, 2)[1] : 'engines';
   const [engineList = '', buildName = 'both'] = argv.filter((a) => !a.startsWith('--'));
   const named = engineList.split(',').filter(Boolean);
   const engines = named.filter(isEngine);

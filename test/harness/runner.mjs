@@ -1,11 +1,11 @@
 #!/usr/bin/env node
 // `npm test`: lint (Biome: format and rules, first because it takes a second), type check, unit
 // (uvu + happy-dom), browser (@web/test-runner in Chromium), and end-to-end (uvu + playwright-core
-// against built dist/ folders, and the offline guarantees of test/e2e/engines.test.ts in Chromium,
+// against built dist/ folders, and the offline guarantees of test/e2e/engines*.test.ts in Chromium,
 // Firefox and WebKit). Prints `N passed, M failed` last.
 // Usage: node test/harness/runner.mjs [lint|types|unit|browser|e2e ...] [--grep TEXT] [--engine chromium,firefox,webkit] [--quick]
-//   (default: all suites, in order; --engine runs only engines.test.ts, in those engines; --quick is
-//   the edit loop's run: lint, types, unit and the shell's guarantees (engines.test.ts) in Chromium
+//   (default: all suites, in order; --engine runs only engines*.test.ts, in those engines; --quick is
+//   the edit loop's run: lint, types, unit and the shell's guarantees (engines*.test.ts) in Chromium
 //   on the React build, with types checked and the test sites built while the others run)
 import { existsSync, promises as fs } from 'node:fs';
 import os from 'node:os';
@@ -178,8 +178,8 @@ async function browser() {
   record('browser', counts.passed, counts.failed || (code === 0 ? 0 : 1));
 }
 
-/** The test file that runs in every engine (test/e2e/engines.test.ts, bundled). */
-const ENGINE_TEST = 'engines.test.mjs';
+/** Whether a bundled test file runs in every engine: test/e2e/engines.test.ts and engines-<part>.test.ts. */
+const isEngineTest = (/** @type {string} */ file) => /^engines(-[\w-]+)?\.test\.mjs$/.test(path.basename(file));
 
 /** The test file that scores the hosts with the MDN HTTP Observatory's scanner (test/e2e/observatory.test.ts, bundled). */
 const OBSERVATORY_TEST = 'observatory.test.mjs';
@@ -192,7 +192,7 @@ const DEFAULT_ENGINES = ENGINES;
 
 async function e2e() {
   console.log(
-    '== end-to-end tests (uvu + playwright-core in Chromium against built dist/, test/e2e/; engines.test.ts in Chromium, Firefox and WebKit)',
+    '== end-to-end tests (uvu + playwright-core in Chromium against built dist/, test/e2e/; engines*.test.ts in Chromium, Firefox and WebKit)',
   );
   const unknown = (enginesAsked ?? []).filter((engine) => !isEngine(engine));
   if (unknown.length) {
@@ -213,9 +213,9 @@ async function e2e() {
   }
   /** @type {Record<string, string>} */
   const env = { FORCE_COLOR: '0', CHROME_PATH: chrome, TEST_SITES: sites };
-  const engineFile = files.find((file) => path.basename(file) === ENGINE_TEST);
-  const engines = engineFile ? (enginesAsked?.filter(isEngine) ?? DEFAULT_ENGINES) : [];
-  const chromiumFiles = enginesAsked ? [] : files.filter((file) => file !== engineFile);
+  const engineFiles = files.filter(isEngineTest);
+  const engines = engineFiles.length ? (enginesAsked?.filter(isEngine) ?? DEFAULT_ENGINES) : [];
+  const chromiumFiles = enginesAsked ? [] : files.filter((file) => !isEngineTest(file));
   // Cloudflare Pages' runtime, installed into the cache on first use (no dev dependency: setup.mjs),
   // and only for a run with a file that starts it (not the quick run's).
   const sources = chromiumFiles.map((file) => sourceOf(file, path.join(cache, 'e2e'), path.join(root, 'test/e2e')));
@@ -226,13 +226,12 @@ async function e2e() {
   // The engine runs go first: WebKit's is the longest (its network changes take seconds to reach
   // the page), and the Chromium files fill the other worker meanwhile.
   const jobs = [
-    // engines is empty when there is no engineFile.
+    // engines is empty when there is no engine file.
     ...[...engines]
       .reverse()
       // The quick run: the React build (the full run adds Preact, which shares every line of the offline core).
-      .map(
-        (engine) => () =>
-          runEngineTest({ engine, file: /** @type {string} */ (engineFile), env, capture: true, build: quick ? 'react' : undefined }),
+      .flatMap((engine) =>
+        engineFiles.map((file) => () => runEngineTest({ engine, file, env, capture: true, build: quick ? 'react' : undefined })),
       ),
     ...chromiumFiles.map(
       (file) => () => run(process.execPath, ['--enable-source-maps', 'test/harness/uvu-run.mjs', file], { capture: true, env }),

@@ -3,8 +3,8 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { esbuild } from '../../tools/build/bundle.mjs';
-import { listFiles } from '../../tools/build/list-files.mjs';
+import { esbuild } from '../../tools/pipeline/bundle.mjs';
+import { listFiles } from '../../tools/pipeline/list-files.mjs';
 import { appIdentity, readPackageJson } from '../../tools/config.mjs';
 import { pageDefines } from '../../tools/defines.mjs';
 import { screensPlugin } from '../../tools/screens.mjs';

@@ -75,7 +75,7 @@ export const SECOND_BASE = '/other-app/';
 export const RELEASED_SOURCES = fileURLToPath(new URL('../fixtures/released-5993b5a.tar.gz', import.meta.url));
 
 /** Top-level entries a build never reads: outputs, tests, docs, git's own. */
-const NOT_SOURCES = new Set(['node_modules', 'dist', 'test', '.git', '.cache', 'README.md']);
+const NOT_SOURCES = new Set(['node_modules', 'dist', 'test', '.git', '.cache', 'README.md', 'docs']);
 
 /** Top-level entries that are never sources where git cannot say (the template's .gitignore holds them too). */
 const NEVER_SOURCES = ['node_modules', 'dist', 'dist.tmp-*', 'dist.old-*', '.cache*', 'test-output'];

@@ -3,8 +3,17 @@
 // name alone moves to the new keys.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { APP_ID, APP_NAME, appId, CACHE_PREFIX, cachePrefixOf, isLegacyCacheName, LEGACY_KEY_PREFIX, storageKey } from '../../src/app-name';
-import { adoptLegacyStorage, moveLegacyKeys, TAKEN_BY_KEY, takesLegacyKeys, writeReplacing } from '../../src/offline/legacy-storage';
+import {
+  APP_ID,
+  APP_NAME,
+  appId,
+  CACHE_PREFIX,
+  cachePrefixOf,
+  isLegacyCacheName,
+  LEGACY_KEY_PREFIX,
+  storageKey,
+} from '../../src/contract/app-name';
+import { adoptLegacyStorage, moveLegacyKeys, TAKEN_BY_KEY, takesLegacyKeys, writeReplacing } from '../../src/stored-data/legacy-storage';
 import { domPerTest, tinyStorage } from './dom';
 
 const identity = suite('app identity: name and base');

@@ -3,10 +3,10 @@
 // so an unclamped delay shows here as the loop it is in a real page.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { isWithinLast, withinWindow } from '../../src/offline/clock';
-import { startQuietMomentWatch, whenQuiet } from '../../src/offline/quiet-moment';
-import { GUARD_KEY, startReconnect } from '../../src/offline/reconnect';
-import { claimReload } from '../../src/offline/reload-guard';
+import { isWithinLast, withinWindow } from '../../src/core/clock';
+import { startQuietMomentWatch, whenQuiet } from '../../src/reload/quiet-moment';
+import { GUARD_KEY, startReconnect } from '../../src/reload/reconnect';
+import { claimReload } from '../../src/reload/reload-guard';
 import { domPerTest } from './dom';
 
 const test = suite('clocks that move');

@@ -1,8 +1,8 @@
-// The bundle's composition (tools/build/composition.mjs): inputs grouped by package and by the
+// The bundle's composition (tools/pipeline/composition.mjs): inputs grouped by package and by the
 // app's own folders, the bytes summed, esbuild's own bytes as the remainder.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { composition, groupOfInput, largestGroups } from '../../tools/build/composition.mjs';
+import { composition, groupOfInput, largestGroups } from '../../tools/pipeline/composition.mjs';
 
 const test = suite('bundle composition');
 
@@ -46,14 +46,14 @@ const METAFILE = {
         '../main/node_modules/@scope/lib/index.js': { bytesInOutput: 50 },
         '../main/node_modules/@scope/lib/unused.js': { bytesInOutput: 0 },
         'src/ui/App.tsx': { bytesInOutput: 200 },
-        'src/offline/a.ts': { bytesInOutput: 60 },
-        'src/offline/b.ts': { bytesInOutput: 60 },
+        'src/reload/a.ts': { bytesInOutput: 60 },
+        'src/reload/b.ts': { bytesInOutput: 60 },
       },
       imports: [],
       exports: [],
     },
     'out/assets/app-X.js.LEGAL.txt': { bytes: 10, inputs: {}, imports: [], exports: [] },
-    'out/assets/app-Y.css': { bytes: 31, inputs: { 'src/app.css': { bytesInOutput: 30 } }, imports: [], exports: [] },
+    'out/assets/app-Y.css': { bytes: 31, inputs: { 'src/ui/app.css': { bytesInOutput: 30 } }, imports: [], exports: [] },
   },
 };
 
@@ -70,7 +70,7 @@ test('each shipped script and stylesheet: groups largest first with their module
     [
       ['react-dom', '19.0.0', false, 600],
       ['src/ui', null, true, 200],
-      ['src/offline', null, true, 120],
+      ['src/reload', null, true, 120],
       ['@scope/lib', '1.2.3', false, 50],
     ],
   );
@@ -80,7 +80,7 @@ test('each shipped script and stylesheet: groups largest first with their module
   ]);
   assert.equal(
     script.groups[2].modules.map((module) => module.path),
-    ['src/offline/a.ts', 'src/offline/b.ts'],
+    ['src/reload/a.ts', 'src/reload/b.ts'],
     'ties by name',
   );
   assert.not.ok(

@@ -4,7 +4,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { LOG_KEY, connectivity, connectivityLog, logTransition, probe, startConnectivity } from '../../src/offline/connectivity';
+import { LOG_KEY, connectivity, connectivityLog, logTransition, probe, startConnectivity } from '../../src/reload/connectivity';
 import { beforeAllTests } from '../e2e/lib/hooks';
 import { domPerTest, installDom, type FakeDom } from './dom';
 import { present } from '../present';

@@ -1,12 +1,12 @@
-// The device document's stored format versions (src/offline/device-document.ts), on a test-only
+// The device document's stored format versions (src/stored-data/device-document.ts), on a test-only
 // document declared here as a builder would (a list of items with tombstones) at version 2: an older
 // format upgraded once, a newer one never written over, what an outdated tab could not save kept
 // aside and merged by the newer one, on happy-dom with a fake clock.
 // test/unit/device-document.test.ts has the rest of the document.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { createDeviceDocument, type DeviceDocumentOptions } from '../../src/offline/device-document';
-import { flushAll } from '../../src/offline/flush';
+import { createDeviceDocument, type DeviceDocumentOptions } from '../../src/stored-data/device-document';
+import { flushAll } from '../../src/stored-data/flush';
 import { domPerTest } from './dom';
 
 const versions = suite('device document: stored format versions');

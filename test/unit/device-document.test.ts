@@ -1,13 +1,13 @@
-// The device document on its own (src/offline/device-document.ts), with a tiny kind of data that
+// The device document on its own (src/stored-data/device-document.ts), with a tiny kind of data that
 // is not notes: a preference that the later choice wins. Throttled saves, flushes, bad storage,
 // two tabs, restore, and a second document beside it, on happy-dom with a fake clock (its stored
 // format versions: device-document-versions.test.ts).
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { LEGACY_KEY_PREFIX } from '../../src/app-name';
-import { createDeviceDocument, nextTime } from '../../src/offline/device-document';
-import { TAKEN_BY_KEY } from '../../src/offline/legacy-storage';
-import { flushAll } from '../../src/offline/flush';
+import { LEGACY_KEY_PREFIX } from '../../src/contract/app-name';
+import { createDeviceDocument, nextTime } from '../../src/stored-data/device-document';
+import { TAKEN_BY_KEY } from '../../src/stored-data/legacy-storage';
+import { flushAll } from '../../src/stored-data/flush';
 import { domPerTest, tinyStorage } from './dom';
 import { present } from '../present';
 

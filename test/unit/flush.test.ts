@@ -1,10 +1,11 @@
-// The one way the shell reloads (src/offline/flush.ts reloadAfterFlush): everything saved, or
+// The one way the shell reloads (src/stored-data/flush.ts reloadAfterFlush): everything saved, or
 // carried through the reload, before it; while something can be neither, the reload waits, says so
 // in the log, tries again each quiet second, and goes ahead after UNSAVED_WAIT_MS at most.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { connectivityLog } from '../../src/offline/connectivity';
-import { onFlush, reloadAfterFlush, UNSAVED_WAIT_MS } from '../../src/offline/flush';
+import { connectivityLog } from '../../src/reload/connectivity';
+import { onFlush } from '../../src/stored-data/flush';
+import { reloadAfterFlush, UNSAVED_WAIT_MS } from '../../src/reload/reload-after-flush';
 import { domPerTest } from './dom';
 
 const test = suite('reload after flush');

@@ -1,15 +1,15 @@
-// The fields of a screen kept across a reload the app makes (src/offline/form-state.ts, carried by
+// The fields of a screen kept across a reload the app makes (src/reload/form-state.ts, carried by
 // the resume point): which controls are kept (changed by the person, no secrets, not opted out),
 // how they are found again (id, name, label, place), that a framework hears of each restored value
 // (its events), that the app's own value wins, and what the log says. Real browsers with React and
 // Preact controlled components: test/e2e/resume-fields.test.ts.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { LOG_KEY } from '../../src/offline/connectivity';
-import { readSavedFields } from '../../src/offline/field-restore';
-import { changedFields, NO_RESTORE_ATTRIBUTE, startFieldMemory } from '../../src/offline/form-state';
-import { saveResumePoint } from '../../src/offline/resume-point';
-import { resumeAfterReload } from '../../src/offline/resume-restore';
+import { LOG_KEY } from '../../src/reload/connectivity';
+import { readSavedFields } from '../../src/reload/field-restore';
+import { changedFields, NO_RESTORE_ATTRIBUTE, startFieldMemory } from '../../src/reload/form-state';
+import { saveResumePoint } from '../../src/reload/resume-point';
+import { resumeAfterReload } from '../../src/reload/resume-restore';
 import { domPerTest } from './dom';
 
 const test = suite('form state');

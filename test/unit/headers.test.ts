@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { renderHtml } from '../../tools/build/html.mjs';
+import { renderHtml } from '../../tools/pipeline/html.mjs';
 import { sri } from '../../tools/sri.mjs';
 import {
   CSP_META_ELEMENT,
@@ -15,7 +15,7 @@ import {
   metaPolicyFor,
   TRUSTED_TYPES_POLICIES,
 } from '../../tools/headers.mjs';
-import { WORKER_URL_POLICY } from '../../src/offline/registration/worker-script-url';
+import { WORKER_URL_POLICY } from '../../src/worker-client/worker-script-url';
 import { nginxHttpsConfig, nginxServerBlock, nginxSubpathServerBlock } from '../../deploy/nginx.mjs';
 
 const test = suite('header table');

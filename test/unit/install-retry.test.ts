@@ -2,7 +2,7 @@
 // time up to 10 minutes, and only while online (an offline page waits for the network).
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { retryDelay, scheduleInstallRetry } from '../../src/offline/registration/install-retry';
+import { retryDelay, scheduleInstallRetry } from '../../src/worker-client/install-retry';
 import { domPerTest } from './dom';
 
 const test = suite('install retry');

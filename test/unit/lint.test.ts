@@ -25,7 +25,7 @@ test('biome check passes a committed source file, and fails it, naming it, with 
     mkdirSync(path.join(dir, 'src'));
     // A file of the shell's own core, which stays when the demo is removed.
     const file = path.join(dir, 'src', 'device-document.ts');
-    copyFileSync(path.join(root, 'src', 'offline', 'device-document.ts'), file);
+    copyFileSync(path.join(root, 'src', 'stored-data', 'device-document.ts'), file);
     const clean = biomeCheck(dir);
     assert.is(clean.code, 0, clean.out);
 

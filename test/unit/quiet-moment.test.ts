@@ -3,7 +3,7 @@
 // text is dragged, and while the tab is hidden; it follows the first quiet moment.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { QUIET_AFTER_INPUT_MS, startQuietMomentWatch, whenQuiet, type BusyReason } from '../../src/offline/quiet-moment';
+import { QUIET_AFTER_INPUT_MS, startQuietMomentWatch, whenQuiet, type BusyReason } from '../../src/reload/quiet-moment';
 import { installDom, type FakeDom } from './dom';
 
 const test = suite('quiet moment');

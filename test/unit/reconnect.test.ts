@@ -3,10 +3,10 @@
 // against a real server in test/e2e/reconnect*.test.ts.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { connectivityLog, startConnectivity } from '../../src/offline/connectivity';
-import { createDeviceDocument } from '../../src/offline/device-document';
-import { startQuietMomentWatch } from '../../src/offline/quiet-moment';
-import { GUARD_KEY, startReconnect, type ReconnectOptions } from '../../src/offline/reconnect';
+import { connectivityLog, startConnectivity } from '../../src/reload/connectivity';
+import { createDeviceDocument } from '../../src/stored-data/device-document';
+import { startQuietMomentWatch } from '../../src/reload/quiet-moment';
+import { GUARD_KEY, startReconnect, type ReconnectOptions } from '../../src/reload/reconnect';
 import { installDom, type FakeDom } from './dom';
 import { present } from '../present';
 

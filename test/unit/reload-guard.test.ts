@@ -3,7 +3,7 @@
 // waits for exactly the time left, and missing or unreadable records never block a reload.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { claimReload } from '../../src/offline/reload-guard';
+import { claimReload } from '../../src/reload/reload-guard';
 import { domPerTest } from './dom';
 
 const test = suite('reload guard');

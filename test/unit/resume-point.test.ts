@@ -4,8 +4,8 @@
 // (test/e2e/reconnect-quiet.test.ts): happy-dom has no layout to scroll.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { RESUME_KEY, RESUME_MAX_AGE_MS, saveResumePoint, startFocusMemory } from '../../src/offline/resume-point';
-import { resumeAfterReload } from '../../src/offline/resume-restore';
+import { RESUME_KEY, RESUME_MAX_AGE_MS, saveResumePoint, startFocusMemory } from '../../src/reload/resume-point';
+import { resumeAfterReload } from '../../src/reload/resume-restore';
 import { installDom, type FakeDom } from './dom';
 
 const test = suite('resume point');

@@ -3,7 +3,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { navigate, route, routePath, startRouter, titleOf } from '../../src/ui/router';
-import { APP_TITLE } from '../../src/app-name';
+import { APP_TITLE } from '../../src/contract/app-name';
 import { present } from '../present';
 import { installDom, type FakeDom } from './dom';
 

@@ -3,7 +3,7 @@
 // exercised in test/e2e/demo/notes.test.ts.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { area, load, save } from '../../src/offline/storage';
+import { area, load, save } from '../../src/stored-data/storage';
 import { installDom, tinyStorage, type FakeDom } from './dom';
 
 const test = suite('device storage');

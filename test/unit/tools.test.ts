@@ -12,7 +12,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { draw } from '../../tools/build/icons.mjs';
+import { draw } from '../../tools/pipeline/icons.mjs';
 
 const root = process.cwd();
 const LINE_LIMIT = 400;
@@ -89,10 +89,10 @@ const graph = new Map(modules.map((file) => [file, importsOf(file).modules]));
 const shape = suite('tools: layers');
 
 shape('the import reader sees the imports (a check that reads nothing would pass anything)', () => {
-  assert.ok(graph.get('tools/build/worker.mjs')?.includes('tools/build/precache-manifest.mjs'));
-  assert.ok(graph.get('build.mjs')?.includes('tools/build/build.mjs'), 'a dynamic import');
-  assert.ok(importsOf('tools/build/bundle.mjs').packages.includes('node:module'));
-  assert.not.ok(graph.get('tools/verify.mjs')?.includes('tools/build/site.mjs'), "a JSDoc type's import() loads nothing");
+  assert.ok(graph.get('tools/pipeline/worker.mjs')?.includes('tools/pipeline/precache-manifest.mjs'));
+  assert.ok(graph.get('build.mjs')?.includes('tools/pipeline/build.mjs'), 'a dynamic import');
+  assert.ok(importsOf('tools/pipeline/bundle.mjs').packages.includes('node:module'));
+  assert.not.ok(graph.get('tools/verify.mjs')?.includes('tools/pipeline/site.mjs'), "a JSDoc type's import() loads nothing");
   assert.equal(
     firstCycle(
       new Map([
@@ -113,7 +113,7 @@ shape('every import of tools/, test/harness/ and test/bench/ names a module that
 });
 
 shape('tools/ and build.mjs import nothing from test/: the template runs without the lab', () => {
-  assert.ok(graph.get('test/harness/test-bundle.mjs')?.includes('tools/build/bundle.mjs'), 'the harness is read too');
+  assert.ok(graph.get('test/harness/test-bundle.mjs')?.includes('tools/pipeline/bundle.mjs'), 'the harness is read too');
   for (const [file, imported] of graph) {
     if (file.startsWith('test/')) continue;
     for (const target of imported) assert.not.ok(target.startsWith('test/'), `${file} imports ${target}`);
@@ -157,7 +157,7 @@ icons('the icons drawn are the committed ones', () => {
 icons('importing the icons module writes nothing', () => {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'offline-shell-icons-'));
   try {
-    const url = pathToFileURL(path.join(root, 'tools/build/icons.mjs')).href;
+    const url = pathToFileURL(path.join(root, 'tools/pipeline/icons.mjs')).href;
     const result = spawnSync(process.execPath, ['--input-type=module', '-e', `await import(${JSON.stringify(url)})`], {
       cwd: dir,
       encoding: 'utf8',

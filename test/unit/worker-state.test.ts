@@ -2,8 +2,8 @@
 // report on its cache, and the network: each state a user can act on has its own words.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import type { RegistrationSnapshot } from '../../src/offline/registration/registration-store';
-import type { RepairReport } from '../../src/repair-report';
+import type { RegistrationSnapshot } from '../../src/worker-client/registration-store';
+import type { RepairReport } from '../../src/contract/repair-report';
 import { repairText, workerStateText } from '../../src/ui/screens/status/worker-state';
 
 const test = suite('status: worker state and repairs');

@@ -3,11 +3,11 @@
 import { createHash } from 'node:crypto';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { urlOf as pageUrlOf } from '../../src/offline/precache-check';
+import { urlOf as pageUrlOf } from '../../src/worker-client/precache-check';
 import { cacheKeys } from '../../src/sw/cache-keys';
 import { parseRange } from '../../src/sw/range';
-import { precacheManifest, urlOf } from '../../tools/build/precache-manifest.mjs';
-import { buildServiceWorker } from '../../tools/build/worker.mjs';
+import { precacheManifest, urlOf } from '../../tools/pipeline/precache-manifest.mjs';
+import { buildServiceWorker } from '../../tools/pipeline/worker.mjs';
 import { claimedPathsOf, networkOnlyOf, stallSecondsOf } from '../../tools/config.mjs';
 
 const keys = suite('sw cache keys');

@@ -75,8 +75,8 @@ export function diffFiles(oldFiles, newFiles) {
 /**
  * One group's modules added, removed and resized (grown or shrunk).
  * @param {string} group
- * @param {import('../build/composition.mjs').Group | undefined} was
- * @param {import('../build/composition.mjs').Group | undefined} is
+ * @param {import('../pipeline/composition.mjs').Group | undefined} was
+ * @param {import('../pipeline/composition.mjs').Group | undefined} is
  * @returns {GroupChange}
  */
 function diffGroup(group, was, is) {
@@ -96,8 +96,8 @@ function diffGroup(group, was, is) {
 
 /**
  * The modules of each shipped output (paired by stable name) that changed, by package or folder.
- * @param {import('../build/composition.mjs').Composition} oldComposition
- * @param {import('../build/composition.mjs').Composition} newComposition
+ * @param {import('../pipeline/composition.mjs').Composition} oldComposition
+ * @param {import('../pipeline/composition.mjs').Composition} newComposition
  * @returns {OutputChange[]}
  */
 export function diffModules(oldComposition, newComposition) {

@@ -6,7 +6,7 @@ import path from 'node:path';
 /** @typedef {{ path: string, bytes: number, gzip: number, sha384: string }} AuditedFile */
 /** @typedef {{ name: string, version: string, build: string, files: AuditedFile[] }} AuditFile */
 /** @typedef {{ name: string, version: string, licences: string[] }} SbomPackage */
-/** @typedef {{ dir: string, audit: AuditFile, composition: import('../build/composition.mjs').Composition | null, packages: SbomPackage[] }} Build */
+/** @typedef {{ dir: string, audit: AuditFile, composition: import('../pipeline/composition.mjs').Composition | null, packages: SbomPackage[] }} Build */
 
 /** A folder the command cannot compare; its message is the one line the command prints. */
 export class NotABuild extends Error {
@@ -59,6 +59,6 @@ export function readBuild(dir) {
   if (!audit || !Array.isArray(audit.files) || typeof audit.version !== 'string') {
     throw new NotABuild(`${dir} is not a build of this app: it has no audit.json with a version and files`);
   }
-  const composition = /** @type {import('../build/composition.mjs').Composition | undefined} */ (readJson(dir, 'bundle.json'));
+  const composition = /** @type {import('../pipeline/composition.mjs').Composition | undefined} */ (readJson(dir, 'bundle.json'));
   return { dir, audit, composition: composition ?? null, packages: packagesOf(readJson(dir, 'sbom.cdx.json')) };
 }

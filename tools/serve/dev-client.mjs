@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { BuildError } from '../build-error.mjs';
-import { esbuild, esbuildReason } from '../build/bundle.mjs';
+import { esbuild, esbuildReason } from '../pipeline/bundle.mjs';
 
 /** The client's entry, from the project's root. */
 const CLIENT_ENTRY = 'src/dev/client.ts';

@@ -5,7 +5,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { BuildError } from '../build-error.mjs';
-import { esbuild, esbuildReason } from '../build/bundle.mjs';
+import { esbuild, esbuildReason } from '../pipeline/bundle.mjs';
 
 /**
  * The framework modules the page may import. In dev they are bundled once, at start, into

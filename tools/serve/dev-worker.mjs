@@ -11,7 +11,7 @@ export const DEV_WORKER_MARK = '// Dev build: no service worker.';
 
 /**
  * The dev build's sw.js for the app `identity`: it deletes only this app's caches (the prefix of
- * src/app-name.ts's cachePrefixOf), so other apps of the origin keep theirs.
+ * src/contract/app-name.ts's cachePrefixOf), so other apps of the origin keep theirs.
  * @param {import('../config.mjs').Identity} identity
  */
 export function devWorker(identity) {

@@ -237,7 +237,7 @@ export function policyProblem(file, promised, answer) {
   if (meta === null) return [];
   const metaGap = trustedTypesGap(meta);
   if (metaGap) return problem(`the page's own <meta> Content-Security-Policy ${metaGap}`);
-  // Its scripts and the scripts it preloads (tools/build/html.mjs), in the page's order.
+  // Its scripts and the scripts it preloads (tools/pipeline/html.mjs), in the page's order.
   const scriptTags = /<(?:script\b|link\b(?=[^>]*\srel="modulepreload"))[^>]*\sintegrity="([^"]+)"/gi;
   const scriptHashes = [...answer.body.toString('utf8').matchAll(scriptTags)].map((match) => `'${match[1]}'`);
   const expected = expectedMetaPolicy(promised, scriptHashes);

@@ -10,7 +10,7 @@ import path from 'node:path';
 /**
  * A SCOPE problem when the build was made for another base than the URL's path: its worker, served
  * at the URL's path, would control that path while its precache and every link name the build's
- * base. The build's base is where its precache manifest puts audit.json (tools/build/precache-manifest.mjs).
+ * base. The build's base is where its precache manifest puts audit.json (tools/pipeline/precache-manifest.mjs).
  * @param {URL} base
  * @param {string} dist
  * @returns {Promise<Problem[]>}

@@ -1,10 +1,10 @@
 // /about, "What this app ships": every file of the build from audit.json, what the page's script
 // is made of (bundle.json), the licences, and a link to the SBOM (sbom.cdx.json); the build
 // writes both from esbuild's metafile.
-import type { Audit, AuditFile } from '../../audit';
-import { withBase } from '../../base';
-import type { BundleComposition } from '../../bundle';
-import { formatNumber } from '../format';
+import type { Audit, AuditFile } from '../../contract/audit';
+import { withBase } from '../../contract/base';
+import type { BundleComposition } from '../../contract/bundle';
+import { formatNumber } from '../../core/format';
 import { readText, useAudit, useFetched, type Fetched } from '../useFetched';
 import Composition from './about/Composition';
 

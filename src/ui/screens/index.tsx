@@ -1,8 +1,8 @@
 // /, "Notes": the app's own work, kept on this device (src/notes/ has the data).
 import { MAX_NOTES } from '../../notes/backup';
 import { addNote, deleteNote, editNote, notes, startOver } from '../../notes/store';
-import { reloadAfterFlush } from '../../offline/flush';
-import { formatNumber } from '../format';
+import { reloadAfterFlush } from '../../reload/reload-after-flush';
+import { formatNumber } from '../../core/format';
 import { NO_ROOM_TO_SAVE } from '../no-room';
 import { useStore } from '../useStore';
 import { Backup } from './notes/Backup';

@@ -1,9 +1,9 @@
 // /status/, "Offline readiness": network, service worker, precache check, storage, connectivity log.
 // Its parts are in status/.
-import { connectivity } from '../../offline/connectivity';
-import { registration } from '../../offline/registration/registration-store';
-import { checkForUpdate } from '../../offline/registration/update-checks';
-import { formatTime } from '../format';
+import { connectivity } from '../../reload/connectivity';
+import { registration } from '../../worker-client/registration-store';
+import { checkForUpdate } from '../../worker-client/update-checks';
+import { formatTime } from '../../core/format';
 import { useStore } from '../useStore';
 import { ConnectivityLog } from './status/ConnectivityLog';
 import { Facts } from './status/Facts';

@@ -5,7 +5,7 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { APP_NAME, appId, cachePrefixOf, LEGACY_KEY_PREFIX, storageKey } from '../../../src/app-name';
+import { APP_NAME, appId, cachePrefixOf, LEGACY_KEY_PREFIX, storageKey } from '../../../src/contract/app-name';
 import { TEST_BASE } from '../../harness/test-sites.mjs';
 import { countLoads, waitReady } from '../lib/app';
 import { freshContext } from '../lib/browser';

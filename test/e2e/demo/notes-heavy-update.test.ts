@@ -4,8 +4,8 @@
 // removed first, since both copies cannot fit), and every save after the update works.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { APP_ID, LEGACY_KEY_PREFIX } from '../../../src/app-name';
-import { TAKEN_BY_KEY } from '../../../src/offline/legacy-storage';
+import { APP_ID, LEGACY_KEY_PREFIX } from '../../../src/contract/app-name';
+import { TAKEN_BY_KEY } from '../../../src/stored-data/legacy-storage';
 import { openInstalled } from '../lib/app';
 import { freshContext } from '../lib/browser';
 import { startHost } from '../lib/hosts';

@@ -88,8 +88,12 @@ test('removes the demo and says what it removed; the app builds with a home scre
   assert.not.match(readme, 'When the browser deletes your data');
   assert.match(readme, '## The screens', 'the rest of the README stays');
   assert.not.match(readme, 'src/notes/', 'no line points at the demo');
-  assert.ok(lines.includes("wrote src/app.css: the demo's part"));
-  const css = readFileSync(path.join(copy, 'src/app.css'), 'utf8');
+  assert.ok(lines.includes("wrote docs/testing.md: the demo's part"));
+  const testingDoc = readFileSync(path.join(copy, 'docs/testing.md'), 'utf8');
+  assert.not.match(testingDoc, /^src\/notes\/ /m, "the layout's line about the demo is gone");
+  assert.match(testingDoc, /^src\/ui\/ /m, 'the rest of the layout stays');
+  assert.ok(lines.includes("wrote src/ui/app.css: the demo's part"));
+  const css = readFileSync(path.join(copy, 'src/ui/app.css'), 'utf8');
   assert.not.match(css, /\.notes\b|end notes/, "the demo's CSS is gone");
   assert.match(css, /^\.own \{/m, 'the rest of the CSS stays');
   for (const file of readdirSync(path.join(copy, 'src'), { recursive: true, encoding: 'utf8' }).filter((name) => /\.tsx?$/.test(name)))
@@ -187,7 +191,7 @@ test('a checkout with CRLF line endings (Git for Windows): the demo is the same 
     lines.some((line) => line.startsWith('kept ')),
     lines.join('\n'),
   );
-  for (const file of ['src/main.tsx', 'README.md', 'src/app.css', 'src/ui/screens/index.tsx']) {
+  for (const file of ['src/main.tsx', 'README.md', 'src/ui/app.css', 'src/ui/screens/index.tsx']) {
     const written = readFileSync(path.join(copy, file), 'utf8');
     assert.not.match(written, /[^\r]\n/, `${file} keeps its CRLF endings`);
   }

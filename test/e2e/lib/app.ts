@@ -140,7 +140,7 @@ export async function reconnectReloaded(page: Page, loads: { readonly n: number 
 /**
  * Two requests go out at `load` on a first visit, before the page is controlled: Chromium's own
  * fetch of the page's icon (static/index.html's `<link rel="icon">`), and the app's prefetch of
- * /precache.json beside register() (src/offline/registration/register-worker.ts; a failure costs nothing there).
+ * /precache.json beside register() (src/worker-client/register-worker.ts; a failure costs nothing there).
  * A test that takes the network away as soon as the page shows its notes can do so before `load`
  * on a loaded machine, and Chromium then logs the cut-off request in the page's console (seen in
  * full runs, reconnect test, Preact build: the icon once, the manifest once).

@@ -1,6 +1,6 @@
 // The origin's caches as seen from inside a page, in any engine: a Playwright page and an engine
 // driver's tab (lib/driver.ts RunsInPage) both run a function sent as source text with one argument.
-import { CACHE_PREFIX } from '../../../src/app-name';
+import { CACHE_PREFIX } from '../../../src/contract/app-name';
 import type { RunsInPage } from './driver';
 
 /** Names of the page origin's caches, sorted (caches.keys() lists them in the order they were made). */

@@ -1,9 +1,9 @@
-// The connectivity log (src/offline/connectivity.ts) as a page keeps it, read the same way in every
+// The connectivity log (src/reload/connectivity.ts) as a page keeps it, read the same way in every
 // engine: its tail lives in sessionStorage under the app's storageKey('log'), so it survives reloads.
-import { storageKey } from '../../../src/app-name';
+import { storageKey } from '../../../src/contract/app-name';
 import type { RunsInPage } from './driver';
 
-/** sessionStorage key of the log's tail: src/offline/connectivity.ts LOG_KEY, from the same storageKey(). */
+/** sessionStorage key of the log's tail: src/reload/connectivity.ts LOG_KEY, from the same storageKey(). */
 export const LOG_KEY = storageKey('log');
 
 /** One entry of the connectivity log: when (the page's Date.now()) and what. */

@@ -65,7 +65,7 @@ export class Documents {
 /**
  * After a reconnect reload: the log (kept across the reload) shows the probe right before the
  * one reload, and nothing after it but the new page's restore of the fields typed into (logged
- * when there were any: src/offline/form-state.ts). That is the positive signal that makes "no
+ * when there were any: src/reload/form-state.ts). That is the positive signal that makes "no
  * second reload" provable without waiting: the note rendered, so the new document's start-up (connectivity
  * first, then reconnect, then notes: src/main.tsx) is done; had it started offline it would have
  * logged `offline` after `reload`; it did not, so its reconnect policy is disarmed until an

@@ -4,7 +4,7 @@
 // Playwright helpers for Chromium, and readers any engine runs (a Playwright Page or a Tab).
 import type { BrowserContext, Page } from 'playwright-core';
 import * as assert from 'uvu/assert';
-import { storageKey } from '../../../src/app-name';
+import { storageKey } from '../../../src/contract/app-name';
 import { appRunning, newWatchedPage, type WatchedVisit } from './app';
 import type { RunsInPage } from './driver';
 import { FIELD_SCREEN } from './screens';

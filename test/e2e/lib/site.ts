@@ -4,7 +4,7 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:f
 import os from 'node:os';
 import path from 'node:path';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
-import type { Audit } from '../../../src/audit';
+import type { Audit } from '../../../src/contract/audit';
 import { BUILDS, copySources as copySourcesTo, type BuildName, type Variant } from '../../harness/test-sites.mjs';
 
 export { headersOfItsTime } from '../../harness/site-headers.mjs';
@@ -101,10 +101,11 @@ export function sharedOrigin(sites: Record<string, string>): string {
 /** A temporary copy of the project's sources (node_modules linked), where `node build.mjs` runs and may be broken. */
 export const copySources = (): string => copySourcesTo(repo, temp());
 
-/** A temporary copy of the whole project as a download has it: the sources, the tests and the README (node_modules linked), no `.git`. */
+/** A temporary copy of the whole project as a download has it: the sources, the tests, the README and docs/ (node_modules linked), no `.git`. */
 export function copyProject(): string {
   const copy = copySources();
   cpSync(path.join(repo, 'test'), path.join(copy, 'test'), { recursive: true });
   cpSync(path.join(repo, 'README.md'), path.join(copy, 'README.md'));
+  cpSync(path.join(repo, 'docs'), path.join(copy, 'docs'), { recursive: true });
   return copy;
 }

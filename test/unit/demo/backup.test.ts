@@ -2,7 +2,7 @@
 // how a backup merges into this device's notes. Restoring through the store: one write or none.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { APP_NAME } from '../../../src/app-name';
+import { APP_NAME } from '../../../src/contract/app-name';
 import {
   backupFileName,
   backupText,

@@ -15,7 +15,7 @@ import * as assert from 'uvu/assert';
 import { mergeBackup } from '../../../src/notes/backup';
 import { EMPTY_DOC, merge, recover, toStored, withEdit, withNewNote, withoutNote, type Doc, type Note } from '../../../src/notes/model';
 import { NOTES_DOCUMENT, NOTES_KEY } from '../../../src/notes/store';
-import { createDeviceDocument, type DeviceDocument } from '../../../src/offline/device-document';
+import { createDeviceDocument, type DeviceDocument } from '../../../src/stored-data/device-document';
 import { domPerTest } from '../dom';
 
 const YEAR = 365 * 24 * 60 * 60 * 1000;

@@ -14,7 +14,7 @@ import {
   restoreNotes,
   startNotes,
 } from '../../../src/notes/store';
-import { flushAll } from '../../../src/offline/flush';
+import { flushAll } from '../../../src/stored-data/flush';
 import { domPerTest, tinyStorage } from '../dom';
 
 const model = suite('notes model');

@@ -5,7 +5,7 @@
 // an engine starts one; several can share one CacheStorage and one host, as versions of one app do.
 import path from 'node:path';
 import { appIdentity } from '../../../tools/config.mjs';
-import { buildServiceWorker } from '../../../tools/build/worker.mjs';
+import { buildServiceWorker } from '../../../tools/pipeline/worker.mjs';
 import { MemoryCacheStorage, ORIGIN, ScriptedNetwork, sri } from './worker-world';
 
 /** A site: its files by path from the base (no leading slash), as dist/ holds them. */

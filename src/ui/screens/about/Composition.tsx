@@ -2,8 +2,8 @@
 // whole file by package, then each package by module), and the same numbers in a table, which is
 // the keyboard's and the screen reader's way through them. Colours come from classes in app.css:
 // the CSP forbids style attributes, and our own code stands apart from third-party code.
-import type { BundleGroup, BundleOutput } from '../../../bundle';
-import { formatNumber } from '../../format';
+import type { BundleGroup, BundleOutput } from '../../../contract/bundle';
+import { formatNumber } from '../../../core/format';
 
 /** The picture's width in SVG units (it scales to the page's width). */
 const WIDTH = 1000;

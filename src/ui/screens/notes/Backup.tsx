@@ -4,7 +4,7 @@ import { useState, type ChangeEvent } from 'react';
 import { backupFileName, backupText, limitProblem, readBackup, sizeProblem } from '../../../notes/backup';
 import { notes, restoreNotes } from '../../../notes/store';
 import { downloadText } from '../../download';
-import { formatCount } from '../../format';
+import { formatCount } from '../../../core/format';
 import { NO_ROOM_FOR_RESTORE } from '../../no-room';
 
 /** "1 note", "3 notes". */

@@ -1,6 +1,6 @@
 // The status screen's "Connectivity log": offline, online, probes, reloads and the worker's bad news.
-import { connectivityLog, type LogEntry } from '../../../offline/connectivity';
-import { formatTime } from '../../format';
+import { connectivityLog, type LogEntry } from '../../../reload/connectivity';
+import { formatTime } from '../../../core/format';
 import { useStore } from '../../useStore';
 
 /** How the log names a kind of entry where its id does not read as words. */

@@ -1,6 +1,6 @@
 // The status screen's "Network": what the browser says, and what the last probe of the server found.
-import { connectivity, type Connectivity } from '../../../offline/connectivity';
-import { formatTime } from '../../format';
+import { connectivity, type Connectivity } from '../../../reload/connectivity';
+import { formatTime } from '../../../core/format';
 import { useStore } from '../../useStore';
 import { Facts } from './Facts';
 

@@ -1,9 +1,9 @@
 // The status screen's "Precache check": every file of the build in the cache, its bytes hashed in
 // the page, and what the worker says of its repairs.
 import { useEffect, useState, type ReactNode } from 'react';
-import { verifyPrecache, type PrecacheVerdict } from '../../../offline/precache-check';
-import type { RepairReport } from '../../../repair-report';
-import { formatSize } from '../../format';
+import { verifyPrecache, type PrecacheVerdict } from '../../../worker-client/precache-check';
+import type { RepairReport } from '../../../contract/repair-report';
+import { formatSize } from '../../../core/format';
 import { useAudit } from '../../useFetched';
 import { repairText } from './worker-state';
 

@@ -1,10 +1,10 @@
 // The status screen's "Storage": used and quota, and whether the browser keeps the app's data.
 import { useEffect, useState } from 'react';
-import { APP_NAME, storageKey } from '../../../app-name';
-import { askToPersist, persistence, type PersistAsk } from '../../../offline/persistence';
-import { area, loadText } from '../../../offline/storage';
+import { APP_NAME, storageKey } from '../../../contract/app-name';
+import { askToPersist, persistence, type PersistAsk } from '../../../stored-data/persistence';
+import { area, loadText } from '../../../stored-data/storage';
 import { downloadText } from '../../download';
-import { formatSize } from '../../format';
+import { formatSize } from '../../../core/format';
 import { useStore } from '../../useStore';
 import { Facts } from './Facts';
 

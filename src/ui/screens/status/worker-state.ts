@@ -1,8 +1,8 @@
 // The worker's state named the way users can act on it, from what the page knows: the
 // registration (installing, waiting, failed), the worker's last check of its cache, the network.
-import type { RegistrationSnapshot } from '../../../offline/registration/registration-store';
-import type { RepairReport } from '../../../repair-report';
-import { formatCount, formatTime } from '../../format';
+import type { RegistrationSnapshot } from '../../../worker-client/registration-store';
+import type { RepairReport } from '../../../contract/repair-report';
+import { formatCount, formatTime } from '../../../core/format';
 import { noRoomForApp } from '../../no-room';
 
 /** "1 file", "3 files". */

@@ -3,7 +3,7 @@
 // the note editors' text and caret; and the Notes screen in Chromium (Playwright). Driving the
 // backup section with Playwright is lib/backup.ts. The shell's tests never import it (lib/field.ts).
 import type { BrowserContext, Page } from 'playwright-core';
-import { storageKey } from '../../../../src/app-name';
+import { storageKey } from '../../../../src/contract/app-name';
 import { newWatchedPage, type WatchedVisit } from '../../lib/app';
 import type { RunsInPage } from '../../lib/driver';
 import { storedText as storedUnder } from '../../lib/field';
@@ -11,7 +11,7 @@ import { WAIT } from '../../lib/wait';
 
 /** localStorage key of the notes: src/notes/store.ts NOTES_KEY, from the same storageKey(). */
 export const NOTES_KEY = storageKey('notes');
-/** Where the device document copies unreadable notes (src/offline/device-document.ts backupKey). */
+/** Where the device document copies unreadable notes (src/stored-data/device-document.ts backupKey). */
 export const NOTES_BACKUP_KEY = `${NOTES_KEY}:backup`;
 
 /** The text stored under `key` (the notes' unless told) in the page's localStorage, or null. */
