@@ -66,6 +66,20 @@ const place = (page: Page) =>
     };
   });
 
+/** A fresh profile's page on the builder's screen of the dev server, once the app runs (its fields answer input). */
+async function openProbe(browser: Shared['browser'], dev: Running) {
+  const context = await freshContext(browser);
+  try {
+    const page = await context.newPage();
+    await page.goto(new URL(`${NAME}/`, dev.url).href);
+    await page.waitForFunction(() => document.documentElement.dataset.running !== undefined);
+    return { context, page };
+  } catch (error) {
+    await context.close();
+    throw error;
+  }
+}
+
 const test = suite<Shared & { dir: string; dev: Running; navOrder: number }>("the dev loop keeps the builder's work (issue 51)");
 shareChromium(test);
 
@@ -100,11 +114,8 @@ test('a save reloads onto the same screen with what was typed in useState fields
   dev,
   navOrder,
 }) => {
-  const context = await freshContext(browser);
+  const { context, page } = await openProbe(browser, dev);
   try {
-    const page = await context.newPage();
-    await page.goto(new URL(`${NAME}/`, dev.url).href);
-    await page.waitForFunction(() => document.documentElement.dataset.running !== undefined);
     await page.getByLabel('Name').fill('Ada');
     await page.getByLabel('Text').fill('typed before the save');
     await page.getByLabel('Text').evaluate((field: HTMLTextAreaElement) => field.setSelectionRange(6, 12));
@@ -140,11 +151,8 @@ test('a syntax error shows in the page within a second, naming file, line and co
   dev,
   navOrder,
 }) => {
-  const context = await freshContext(browser);
+  const { context, page } = await openProbe(browser, dev);
   try {
-    const page = await context.newPage();
-    await page.goto(new URL(`${NAME}/`, dev.url).href);
-    await page.waitForFunction(() => document.documentElement.dataset.running !== undefined);
     await page.getByLabel('Text').fill('kept through the error');
     const good = formScreen(navOrder, '4');
     const broken = good.replace("const [text, setText] = useState('');", "const [text, setText] = useState('';");
@@ -177,11 +185,8 @@ test('a syntax error shows in the page within a second, naming file, line and co
 });
 
 test('an uncaught error shows in the page, with its message', async ({ browser, dev }) => {
-  const context = await freshContext(browser);
+  const { context, page } = await openProbe(browser, dev);
   try {
-    const page = await context.newPage();
-    await page.goto(new URL(`${NAME}/`, dev.url).href);
-    await page.waitForFunction(() => document.documentElement.dataset.running !== undefined);
     await page.getByRole('button', { name: 'Throw' }).click();
     const dialog = page.getByRole('alertdialog', { name: 'Uncaught error' });
     await dialog.waitFor({ timeout: 5000 });
