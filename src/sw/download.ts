@@ -57,15 +57,24 @@ export const DOWNLOAD_TRIES = 3;
  * renderer (measured: the 257th fails): see DOWNLOADS_AT_ONCE. A worker that is installed is not
  * held back: repairs fetch plainly.
  */
-export async function fetchVerified(url: string, integrity: string, keepalive = false): Promise<Response> {
+export async function fetchVerified(
+  url: string,
+  integrity: string,
+  { keepalive = false }: { keepalive?: boolean } = {},
+): Promise<Response> {
   let cache: RequestCache = integrity ? 'force-cache' : 'reload';
   for (let attempt = 1; ; attempt++) {
-    // The HTTP cache's copy failing is no failure yet: the server is asked.
-    const response = await downloadChecked(url, integrity, cache, keepalive).catch((error: unknown) => {
+    let downloaded: Response | typeof STALLED;
+    try {
+      downloaded = await downloadChecked(url, integrity, cache, keepalive);
+    } catch (error) {
+      // The HTTP cache's copy failing is no failure yet: the server is asked.
       if (cache === 'reload') throw error;
-    });
-    if (response) return response;
-    if (response === STALLED && attempt === DOWNLOAD_TRIES) throw new Error(`${url}: stalled`);
+      cache = 'reload';
+      continue;
+    }
+    if (downloaded !== STALLED) return downloaded;
+    if (attempt === DOWNLOAD_TRIES) throw new Error(`${url}: stalled`);
     cache = 'reload';
   }
 }

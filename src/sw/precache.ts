@@ -31,7 +31,7 @@ export async function precacheVerified(): Promise<void> {
     return written;
   };
   try {
-    const manifestResponse = await fetchVerified(MANIFEST_URL, MANIFEST_INTEGRITY, true);
+    const manifestResponse = await fetchVerified(MANIFEST_URL, MANIFEST_INTEGRITY, { keepalive: true });
     const manifest: Manifest = await manifestResponse.clone().json();
     store(MANIFEST_URL, manifestResponse);
     await fetchAndStoreReportingProgress(manifest, store, channel);
@@ -61,7 +61,7 @@ async function fetchAndStoreReportingProgress(
   let done = 0;
   try {
     await eachAtMost(urls, DOWNLOADS_AT_ONCE, async (url) => {
-      await store(url, await fetchVerified(url, manifest[url], true));
+      await store(url, await fetchVerified(url, manifest[url], { keepalive: true }));
       done++;
       progress.report(done);
     });
