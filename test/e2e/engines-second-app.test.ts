@@ -123,6 +123,10 @@ for (const [index, build] of BUILDS.entries()) {
       await s.host.setRoot(app.kill);
       await checkForUpdate(tab);
       await documents.reloaded('the page to be reloaded by the kill switch');
+      // The reloaded page loads the restore of the place the old page left (src/main.tsx) and then
+      // says it runs. Navigating before that cancels the load, which Firefox reports as the chunk
+      // failing its hash (an empty body's): a test's navigation, not the app's fault.
+      await documents.until('the reloaded page to run', () => tab.evaluate(() => document.documentElement.dataset.running !== undefined));
       await until(
         'no registration and no cache of ours',
         async () => (await registrationOf(tab)) === null && (await ourCacheNames(tab)).length === 0,
