@@ -1,13 +1,15 @@
 #!/usr/bin/env node
 // `npm run docs`: writes the sizes table of docs/build.md from two builds (React and Preact), made
 // in memory with the build's own steps and measured as the build measures its budgets, and the
-// budgets in package.json. Only the text between the `sizes` markers is rewritten. `--measure`
-// prints both builds' measures as JSON and writes nothing.
+// budgets in package.json; and the line saying what the React build's scripts are made of, as the
+// build prints it. Only the text between the `sizes` and `composition` markers is rewritten.
+// `--measure` prints both builds' measures as JSON and writes nothing.
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { replaceBetweenMarkers } from './doc-markers.mjs';
 import { budgetRows } from './pipeline/budgets.mjs';
+import { largestGroups } from './pipeline/composition.mjs';
 import { buildSite } from './pipeline/site.mjs';
 
 /** The file holding the sizes table, from the project's root. */
@@ -24,21 +26,37 @@ const ROWS = [
 ];
 
 /** @typedef {Record<string, { gzip: number, budget: number | undefined }>} MeasuredBuild keyed by React's budget key */
+/** @typedef {{ name: string, percent: string }[]} ScriptShares the largest parts of the shipped scripts, largest first */
 
 /**
- * One production build in memory, measured per budget key as `npm run build` measures it.
+ * One production build in memory, measured per budget key as `npm run build` measures it, and its scripts' largest parts.
  * @param {string} root
  * @param {boolean} preact
- * @returns {Promise<MeasuredBuild>}
+ * @returns {Promise<{ sizes: MeasuredBuild, shares: ScriptShares }>}
  */
 async function measure(root, preact) {
   const opts = { preact, killSwitch: false, check: false, out: 'dist', base: '/' };
-  const { audit, budgets, appGzip, pageScripts } = await buildSite(root, opts);
+  const { audit, budgets, appGzip, pageScripts, composition } = await buildSite(root, opts);
   /** @type {MeasuredBuild} */
   const measured = {};
   for (const [key, gzip, budget] of budgetRows(audit, budgets, preact, appGzip, pageScripts))
     measured[key === 'js.preact' ? 'js' : key] = { gzip, budget };
-  return measured;
+  return { sizes: measured, shares: scriptShares(composition) };
+}
+
+/**
+ * The largest parts of the shipped scripts with their share of the raw bytes, as the build prints
+ * them (tools/pipeline/budgets.mjs): the four largest, each at least 1 %.
+ * @param {import('./pipeline/composition.mjs').Composition} composition
+ * @returns {ScriptShares}
+ */
+function scriptShares(composition) {
+  const groups = largestGroups(composition);
+  if (!groups) return [];
+  return groups.top
+    .slice(0, 4)
+    .filter((group) => group.bytes / groups.total >= 0.01)
+    .map((group) => ({ name: group.name, percent: ((100 * group.bytes) / groups.total).toFixed(1) }));
 }
 
 /**
@@ -48,7 +66,15 @@ async function measure(root, preact) {
 export async function measureBoth(root) {
   const react = await measure(root, false);
   const preact = await measure(root, true);
-  return { react, preact };
+  return { react: react.sizes, preact: preact.sizes, reactShares: react.shares };
+}
+
+/**
+ * The sentence saying what the React build's scripts are made of, largest first.
+ * @param {ScriptShares} shares
+ */
+export function sharesLine(shares) {
+  return `React build: ${shares.map(({ name, percent }) => `${name} ${percent} %`).join(', ')}.`;
 }
 
 // Thousands grouped by hand, as the build prints them.
@@ -78,7 +104,9 @@ export function sizesTable({ react, preact }) {
 export async function writeSizesDoc(root) {
   const file = path.join(root, SIZES_DOC);
   const text = readFileSync(file, 'utf8');
-  const written = replaceBetweenMarkers(text, 'sizes', sizesTable(await measureBoth(root)), SIZES_DOC);
+  const measured = await measureBoth(root);
+  const withTable = replaceBetweenMarkers(text, 'sizes', sizesTable(measured), SIZES_DOC);
+  const written = replaceBetweenMarkers(withTable, 'composition', sharesLine(measured.reactShares), SIZES_DOC);
   if (written === text) return false;
   writeFileSync(file, written);
   return true;
@@ -95,7 +123,7 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href && process.arg
   );
 } else if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   writeSizesDoc(process.cwd()).then(
-    (changed) => console.log(changed ? `wrote the sizes table in ${SIZES_DOC}` : `${SIZES_DOC}: the sizes table is up to date`),
+    (changed) => console.log(changed ? `wrote the sizes in ${SIZES_DOC}` : `${SIZES_DOC}: the sizes are up to date`),
     (/** @type {Error} */ error) => {
       console.error(`docs: ${error.message}`);
       process.exit(1);

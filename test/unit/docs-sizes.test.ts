@@ -1,6 +1,7 @@
-// docs/build.md's sizes table is what the build measures: both builds are made in memory with the
-// build's own steps (as `npm run docs` makes them) and each row of the table is compared; a row that
-// differs fails naming it, with the command that rewrites the table.
+// docs/build.md's sizes table and its line of what the scripts are made of are what the build
+// measures: both builds are made in memory with the build's own steps (as `npm run docs` makes
+// them) and each row of the table is compared; a row that differs fails naming it, with the
+// command that rewrites it.
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -15,7 +16,7 @@ const root = process.cwd();
 const docs: typeof import('../../tools/docs.mjs') = await import(pathToFileURL(path.join(root, 'tools/docs.mjs')).href);
 
 /** Both builds' measures, made in a process of their own (the prerender loads React; a test file before may have loaded another). */
-function measureBoth(): Parameters<typeof docs.sizesTable>[0] {
+function measureBoth(): Awaited<ReturnType<typeof docs.measureBoth>> {
   const run = spawnSync(process.execPath, ['tools/docs.mjs', '--measure'], { cwd: root, encoding: 'utf8' });
   assert.is(run.status, 0, run.stderr);
   return JSON.parse(run.stdout);
@@ -41,6 +42,9 @@ test("docs/build.md's sizes table is what both builds measure, against package.j
   assert.equal(differing, [], `${differing.join('\n')}\nrun \`npm run docs\` to write the table`);
   const budgets = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')).budgets;
   assert.ok(written.includes(`${budgets.js.toLocaleString('en-US')} B`), "the table shows package.json's js budget");
+  const shares = betweenMarkers(readFileSync(path.join(root, docs.SIZES_DOC), 'utf8'), 'composition', docs.SIZES_DOC).trim();
+  assert.is(shares, docs.sharesLine(measured.reactShares), `what the scripts are made of differs: run \`npm run docs\``);
+  assert.match(shares, /^React build: react-dom [\d.]+ [\d.]+ %/, 'the largest part first');
 });
 
 test('a row changed by hand is named', () => {
