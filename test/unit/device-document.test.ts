@@ -4,9 +4,7 @@
 // format versions: device-document-versions.test.ts).
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { LEGACY_KEY_PREFIX } from '../../src/contract/app-name';
 import { createDeviceDocument, nextTime } from '../../src/stored-data/device-document';
-import { TAKEN_BY_KEY } from '../../src/stored-data/legacy-storage';
 import { flushAll } from '../../src/stored-data/flush';
 import { domPerTest, tinyStorage } from './dom';
 import { present } from '../present';
@@ -262,44 +260,6 @@ test('two kinds of stored data side by side: each its own key, saves and events'
   assert.is(counter.getSnapshot().doc.count, 7);
   assert.is(shown(), 'dark');
   stopCounter();
-});
-
-/** Where an earlier version kept the theme, and the theme document that moved from it. */
-const legacyKey = `${LEGACY_KEY_PREFIX}theme`;
-const legacy = createDeviceDocument<Theme>({
-  key: THEME_KEY,
-  legacyKeys: [legacyKey],
-  empty: EMPTY,
-  recover: recoverTheme,
-  merge: mergeTheme,
-  version: 2,
-});
-
-test('an app that takes the old keys merges a legacy key in at start, saves it under ours and removes it; again when an old tab writes it', async () => {
-  localStorage.setItem(legacyKey, JSON.stringify({ v: 1, theme: 'dark', at: 5 }));
-  env.stop = legacy.start();
-  assert.is(legacy.getSnapshot().doc.theme, 'dark', "the earlier version's choice is shown");
-  assert.equal(stored(), { v: 2, theme: 'dark', at: 5 }, 'and saved under our key at once');
-  assert.is(localStorage.getItem(legacyKey), null, 'the legacy key is removed: nothing kept twice');
-  // A tab still running the earlier version chooses again: its save reaches this tab, then moves too.
-  const later = JSON.stringify({ v: 1, theme: 'light', at: 9 });
-  localStorage.setItem(legacyKey, later);
-  env.dom.win.dispatchEvent(new env.dom.win.StorageEvent('storage', { key: legacyKey, newValue: later }));
-  assert.is(legacy.getSnapshot().doc.theme, 'light');
-  await env.dom.tick(1000);
-  assert.equal(stored(), { v: 2, theme: 'light', at: 9 }, 'saved under our key after the usual save delay');
-  assert.is(localStorage.getItem(legacyKey), null);
-});
-
-test('an app at another base than the one that took the old keys never reads them', () => {
-  localStorage.setItem(TAKEN_BY_KEY, 'test-app@/elsewhere/');
-  const theirs = JSON.stringify({ v: 1, theme: 'dark', at: 5 });
-  localStorage.setItem(legacyKey, theirs);
-  env.stop = legacy.start();
-  assert.is(legacy.getSnapshot().doc.theme, 'system');
-  env.dom.win.dispatchEvent(new env.dom.win.StorageEvent('storage', { key: legacyKey, newValue: theirs }));
-  assert.is(legacy.getSnapshot().doc.theme, 'system', 'nor when a tab writes them');
-  assert.is(localStorage.getItem(legacyKey), theirs);
 });
 
 test.run();
