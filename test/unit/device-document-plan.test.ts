@@ -154,7 +154,13 @@ store(
     assert.is(session.getItem(`${KEY}:carried`), text('short', 'a tag far too long for the room left'), 'carried for a reload');
     assert.ok(flushAll(), 'a reload now keeps the edit: it is carried');
     stops.pop()?.();
-    // The tab reloads: the carried edit is back, and saved once the device has room.
+    // The tab reloads, the device still full: the carried edit is back on screen, still said unsaved.
+    const stillFull = open(memoryPage({ local, session, clock, historyState: first.historyState }));
+    assert.equal(stillFull.shown(), ['a tag far too long for the room left', 'short']);
+    assert.is(stillFull.document.getSnapshot().problem, 'full');
+    assert.is(local.getItem(KEY), text('short'), 'the last good save still intact');
+    stops.pop()?.();
+    // Another reload with room: saved, and no longer carried.
     local.room = 1000;
     const reloaded = open(memoryPage({ local, session, clock, historyState: first.historyState }));
     assert.equal(reloaded.shown(), ['a tag far too long for the room left', 'short']);
