@@ -9,6 +9,7 @@ import { CACHE_NAME, CLAIMED_PATHS, NETWORK_ONLY, VERSION } from './src/sw/confi
 import { deleteOurCaches } from './src/sw/our-caches';
 import { precacheVerified } from './src/sw/precache';
 import { checkAndRepair } from './src/sw/repair';
+import './src/migrations/worker'; // The caches of earlier releases are ours. Delete with src/migrations/
 
 declare const self: ServiceWorkerGlobalScope;
 

@@ -2,11 +2,11 @@
 import { useEffect } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { keepWorkOnDevReload, reportRestore } from './dev/keep-work';
+import { adoptEarlierReleases } from './migrations/page'; // Delete with src/migrations/
 import { startNotes } from './notes/store';
 import { startConnectivity } from './reload/connectivity';
 import { startFieldMemory } from './reload/form-state';
 import { importChecked, LATER_MODULE } from './ui/lazy-import';
-import { adoptLegacyStorage } from './stored-data/legacy-storage';
 import { startQuietMomentWatch } from './reload/quiet-moment';
 import { startReconnect } from './reload/reconnect';
 import { skipRegistrationInDev, startRegistration } from './worker-client/start-registration';
@@ -15,8 +15,7 @@ import { App } from './ui/App';
 import { routeShown, startRouter } from './ui/router';
 import './ui/app.css';
 
-// Before anything reads storage: what the versions before stored under other keys.
-adoptLegacyStorage();
+adoptEarlierReleases(); // Before anything reads storage. Delete with src/migrations/
 startConnectivity();
 startQuietMomentWatch();
 startFocusMemory();

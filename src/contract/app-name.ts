@@ -29,9 +29,9 @@ export const APP_ID = appId(APP_NAME, BASE);
 /**
  * Start of every CacheStorage name of the app `id`: `[offline-shell@/] `. The closing bracket
  * ends the id, so `notes@/a/` is never the start of `notes@/a/b/`'s names, nor `notes` of
- * `notes-pro`'s. The opening bracket is a character no package name starts with: the versions
- * before this one deleted every cache starting with `<their name>-`, and a neighbour still running
- * one of them must not take ours for its own.
+ * `notes-pro`'s. The opening bracket is a character no package name starts with: earlier releases
+ * deleted every cache starting with `<their name>-`, and a neighbour still running one of them
+ * must not take ours for its own.
  */
 export const cachePrefixOf = (id: string): string => `[${id}] `;
 
@@ -46,14 +46,3 @@ export const PROGRESS_CHANNEL = storageKey('install-progress');
 
 /** The BroadcastChannel the worker reports its cache's repairs on (src/contract/repair-report.ts says what it sends). */
 export const REPAIR_CHANNEL = storageKey('cache-repair');
-
-/**
- * What the versions before the base joined the name called things: storage keys `<name>:<what>`
- * and caches `<name>-<12 hex digits>`, one set for every app of that name on the origin. Read only
- * to carry a person's data over (src/stored-data/legacy-storage.ts, src/sw/our-caches.ts).
- */
-export const LEGACY_KEY_PREFIX = APP_NAME + ':';
-
-/** Whether `name` has the form of a cache of the versions before the base joined the name (any base). */
-export const isLegacyCacheName = (name: string): boolean =>
-  name.startsWith(`${APP_NAME}-`) && /^[0-9a-f]{12}$/.test(name.slice(APP_NAME.length + 1));

@@ -1,7 +1,7 @@
 // The notes store: the editing actions on the notes document, kept on the device by the reusable
 // device document (src/stored-data/device-document.ts: throttled save, flush before reloads, two tabs,
 // storage problems, restore). What is the notes' own: the key, the shape, the merge (model.ts).
-import { LEGACY_KEY_PREFIX, storageKey } from '../contract/app-name';
+import { storageKey } from '../contract/app-name';
 import { createDeviceDocument, type DeviceDocumentOptions } from '../stored-data/device-document';
 import { selectStore, type Store } from '../core/store';
 import { mergeBackup, type Restored } from './backup';
@@ -28,8 +28,6 @@ export const NOTES_KEY = storageKey('notes');
 /** What the notes declare to the device document (exported so tests can open the same notes as a second tab would). */
 export const NOTES_DOCUMENT: DeviceDocumentOptions<Doc> = {
   key: NOTES_KEY,
-  // Where the versions before the base joined the name kept the notes (and tabs still on them do).
-  legacyKeys: [LEGACY_KEY_PREFIX + 'notes'],
   empty: EMPTY_DOC,
   // The shape saved as version 1 since `v` was first written; a new shape is version 2 with an
   // upgrade(data, 1) beside it (README, "Add stored data").

@@ -7,14 +7,6 @@ import type { Store } from '../core/store';
 export interface DeviceDocumentOptions<Doc extends object> {
   /** The localStorage key (name it with storageKey() from src/contract/app-name.ts). */
   key: string;
-  /**
-   * Keys an earlier version of the app kept this document under (before keys carried the base:
-   * `LEGACY_KEY_PREFIX + what`). Only in the app that takes the old keys (legacy-storage.ts
-   * takesLegacyKeys): what one holds is merged in, saved under `key`, and the old key removed, at
-   * start and whenever a tab still running that version saves it again (its `storage` event), so
-   * nothing it keeps writing is lost and nothing is kept twice. Every other app never reads them.
-   */
-  legacyKeys?: string[];
   /** The document before anything was read: what the prerendered HTML and hydration show. */
   empty: Doc;
   /**

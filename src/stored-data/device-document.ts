@@ -11,10 +11,8 @@
 // document in one write, and asking for persistent storage once there is something worth
 // keeping. A kind of data declares only its key, its shape (empty, recover, version, upgrade)
 // and how two versions merge (README, "Add stored data").
-import { onFlush } from './flush';
-import { takesLegacyKeys, writeReplacing } from './legacy-storage';
-import { persistWithoutPrompt } from './persistence';
-import { area, keepInHistory, load, loadText, parse, save } from './storage';
+// What each step decides is in document-plan.ts; this file performs it through a DocumentHost
+// (document-host.ts) and keeps the state between steps.
 import { createStore } from '../core/store';
 import type {
   DeviceDocument,
@@ -23,6 +21,10 @@ import type {
   DeviceDocumentState,
   RestoreProblem,
 } from './device-document-api';
+import { browserHost, type DocumentHost } from './document-host';
+import { createPlan, shownProblem, type StoredRead } from './document-plan';
+import { onFlush } from './flush';
+import { loadText, save, writeReplacing } from './storage';
 
 export type { DeviceDocument, DeviceDocumentOptions, DeviceDocumentStart, DeviceDocumentState, RestoreProblem };
 
@@ -33,104 +35,62 @@ export type { DeviceDocument, DeviceDocumentOptions, DeviceDocumentStart, Device
  */
 export const nextTime = (after: number, now: number = Date.now()): number => Math.max(now, after + 1);
 
-/** What is stored under the key now, as this code reads it. */
-interface StoredRead<Doc> {
-  /** The stored text, or null when nothing (or no storage) is there. */
-  raw: string | null;
-  /** What is usable of it, upgraded to this version. */
-  doc: Doc;
-  /** Some of it could not be read: the raw text must be copied aside before it is replaced. */
-  lost: boolean;
-  /** It is of an older format (upgraded in `doc`): saving it again stores this version. */
-  older: boolean;
-  /** It is of a newer format: `doc` is empty, and the text must never be replaced. */
-  newer: boolean;
-}
-
 /** What writing did: the document as written (ours merged with what was stored), or why nothing was written. */
 type Written<Doc> = { doc: Doc; problem?: undefined } | { doc?: undefined; problem: 'full' | 'unavailable' | 'outdated' };
 
-/** The format version stored data says it has: `v`, or 1 for data saved without one. */
-function storedVersion(data: unknown): number {
-  const version = (data as { v?: unknown } | null | undefined)?.v;
-  return typeof version === 'number' && Number.isInteger(version) && version >= 1 ? version : 1;
-}
-
-/** Makes the store of one kind of stored data; call start() once the page runs. */
-export function createDeviceDocument<Doc extends object>(options: DeviceDocumentOptions<Doc>): DeviceDocument<Doc> {
-  const { key, legacyKeys = [], empty, recover, merge, version = 1, upgrade = (data: unknown) => data } = options;
-  const { toJSON = (value: Doc): object => value, initial = (found: Doc) => found, worthKeeping = () => true } = options;
-  const backupKey = key + ':backup';
-  /** sessionStorage key of what this tab could not save, carried through its reloads until a save succeeds. */
-  const carryKey = key + ':carried';
-  /** Where a tab on code of format `format` keeps the edits it could not save once a newer format was stored. */
-  const asideKey = (format: number) => `${key}:unsaved-v${format}`;
-  /** The format an aside key holds edits of, when it is one of an older format than this code's. */
-  const olderAsideFormat = (candidate: string | null): number | undefined => {
-    const format = Number(candidate?.startsWith(`${key}:unsaved-v`) ? candidate.slice(`${key}:unsaved-v`.length) : Number.NaN);
-    return Number.isInteger(format) && format >= 1 && format < version ? format : undefined;
-  };
+/**
+ * Makes the store of one kind of stored data; call start() once the page runs. `hostOf` gives the
+ * world it runs in for each start (default: the page's; tests give an in-memory one).
+ */
+export function createDeviceDocument<Doc extends object>(
+  options: DeviceDocumentOptions<Doc>,
+  hostOf: (start: DeviceDocumentStart) => DocumentHost = browserHost,
+): DeviceDocument<Doc> {
+  const { key, empty, worthKeeping = () => true } = options;
+  const plan = createPlan(options);
+  const { carryKey } = plan;
   const state = createStore<DeviceDocumentState<Doc>>({ doc: empty, outdated: false, loaded: false });
+  let host: DocumentHost | undefined;
   let doc = empty;
   let dirty = false;
   let outdated = false;
-  let timer: ReturnType<typeof setTimeout> | undefined;
+  let cancelTimer: (() => void) | undefined;
   let saveWithin = 1000;
-  let storage: Storage | null = null;
-  let session: Storage | null = null;
-  /** Whether this tab's unsaved document is in sessionStorage now (false: nothing to carry, or the carry failed). */
+  /** Whether this tab's unsaved document is carried now (false: nothing to carry, or the carry failed). */
   let carried = false;
   /** Unreadable stored text that may be replaced: its copy exists, or the person chose to discard it. */
   let replaceable: string | null = null;
   /** The stored text this tab read or wrote last, as read. */
   let lastRead: StoredRead<Doc> | undefined;
-  /** Whether this app takes the old keys of its document (decided at start). */
-  let takesLegacy = false;
-  /** Other keys whose content is merged into `doc` (legacy keys, older tabs' unsaved edits): removed once the next write has stored it. */
+  /** Keys of an earlier release this document takes in (decided at start). */
+  let takenKeys: string[] = [];
+  /** Other keys whose content is merged into `doc` (an earlier release's, older tabs' unsaved edits): removed once the next write has stored it. */
   const mergedFrom = new Set<string>();
 
-  const stored = (value: Doc) => ({ v: version, ...toJSON(value) });
-  const sameDoc = (a: Doc, b: Doc) => JSON.stringify(toJSON(a)) === JSON.stringify(toJSON(b));
+  const storage = () => host?.storage ?? null;
+  const textAt = (at: string) => loadText(at, storage()).raw;
   const cancelSave = () => {
-    clearTimeout(timer);
-    timer = undefined;
+    cancelTimer?.();
+    cancelTimer = undefined;
   };
   const saveSoon = () => {
     dirty = true;
     // Not reset by each change: during long typing a save still happens every `saveWithin` ms.
-    timer ??= setTimeout(flush, saveWithin);
+    cancelTimer ??= host?.later(flush, saveWithin);
   };
 
   /** Shows `next` if it differs from what is shown. */
   function show(next: Doc): void {
-    if (sameDoc(next, doc)) return;
+    if (plan.same(next, doc)) return;
     doc = next;
     state.update({ doc: next });
   }
 
-  /** Reads stored text (the key's, or a `storage` event's) as this version: parsed, version checked, upgraded, recovered. */
-  function read(raw: string | null, parsed: { value?: unknown; unreadable: boolean }): StoredRead<Doc> {
-    const unreadable = { raw, ...recover(undefined), lost: true, older: false, newer: false };
-    if (parsed.unreadable) return unreadable;
-    const from = parsed.value === undefined ? version : storedVersion(parsed.value);
-    if (from > version) return { raw, doc: empty, lost: false, older: false, newer: true };
-    let data = parsed.value;
-    if (from < version) {
-      try {
-        data = upgrade(parsed.value, from);
-      } catch {
-        return unreadable;
-      }
-    }
-    return { raw, ...recover(data), older: from < version, newer: false };
-  }
-
   /** What is stored under the key now; text this tab read or wrote last is not parsed again (nor upgraded twice). */
   function readStored(): StoredRead<Doc> {
-    const { raw } = loadText(key, storage);
+    const raw = textAt(key);
     if (lastRead && raw === lastRead.raw) return lastRead;
-    const { value, problem } = parse(raw);
-    lastRead = read(raw, { value, unreadable: problem === 'corrupt' });
+    lastRead = plan.read(raw);
     return lastRead;
   }
 
@@ -142,56 +102,33 @@ export function createDeviceDocument<Doc extends object>(options: DeviceDocument
   function becomeOutdated(): void {
     outdated = true;
     cancelSave();
-    const unsaved = dirty ? keepAside() : undefined;
+    const { asideKey } = plan;
+    const unsaved = dirty ? (save(asideKey, plan.aside(doc, textAt(asideKey)), storage()) ? 'not-kept' : 'kept') : undefined;
     dirty = false;
     state.update({ outdated: true, unsaved });
   }
 
-  /** Stores this tab's document under its format's aside key (merged with what is there); says whether it is kept. */
-  function keepAside(): 'kept' | 'not-kept' {
-    const { raw, value, problem } = load(asideKey(version), storage);
-    const there = raw === null || problem ? undefined : read(raw, { value, unreadable: false });
-    const kept = there && !there.newer && !there.lost ? merge(doc, there.doc) : doc;
-    return save(asideKey(version), JSON.stringify(stored(kept)), storage) ? 'not-kept' : 'kept';
-  }
-
-  /**
-   * Where to copy unreadable text: the backup key, or `<backup key>-2`, `-3`, … when an earlier
-   * copy of other text is there (an earlier copy is never overwritten; the same text is not copied twice).
-   */
-  function freeBackupKey(raw: string): string {
-    for (let n = 1; ; n++) {
-      const candidate = n === 1 ? backupKey : `${backupKey}-${n}`;
-      const there = loadText(candidate, storage).raw;
-      if (there === null || there === raw) return candidate;
-    }
-  }
-
-  /**
-   * Writes `next` merged with what is stored now (another tab may have saved since its last
-   * `storage` event reached us). Never replaces a newer format, nor unreadable text of which no
-   * copy exists: that text is copied to the backup key first, and if the copy fails nothing is written.
-   */
+  /** Performs the write plan for `next` (document-plan.ts): the copy of unreadable text first, then the merged document. */
   function write(next: Doc): Written<Doc> {
-    const found = readStored();
-    if (found.newer) {
+    const written = plan.write(next, readStored(), replaceable, textAt);
+    if (written.outdated) {
       becomeOutdated();
       return { problem: 'outdated' };
     }
-    if (found.lost && found.raw !== null && found.raw !== replaceable) {
-      const copyProblem = save(freeBackupKey(found.raw), found.raw, storage);
+    if (written.copy) {
+      const copyProblem = save(written.copy.key, written.copy.text, storage());
       if (copyProblem) {
         state.update({ corrupt: 'not-copied' });
-        return { problem: copyProblem === 'full' ? 'full' : 'unavailable' };
+        return { problem: shownProblem(copyProblem) };
       }
-      replaceable = found.raw;
+      replaceable = written.copy.text;
       state.update({ corrupt: 'copied' });
     }
-    const merged = merge(next, found.doc);
-    const text = JSON.stringify(stored(merged));
-    // What old keys held is in `merged`: they go once it is stored (first, if both do not fit).
-    const problem = storage && mergedFrom.size > 0 ? writeReplacing(storage, key, text, [...mergedFrom]) : save(key, text, storage);
-    if (problem) return { problem: problem === 'full' ? 'full' : 'unavailable' };
+    // What other keys held is in the merge: they go once it is stored (first, if both do not fit).
+    const area = storage();
+    const { text, merged } = written;
+    const problem = area && mergedFrom.size > 0 ? writeReplacing(area, key, text, [...mergedFrom]) : save(key, text, area);
+    if (problem) return { problem: shownProblem(problem) };
     mergedFrom.clear();
     lastRead = { raw: text, doc: merged, lost: false, older: false, newer: false };
     return { doc: merged };
@@ -209,7 +146,7 @@ export function createDeviceDocument<Doc extends object>(options: DeviceDocument
     if (written.doc) show(written.doc);
     state.update({ problem: written.problem });
     // There is something worth keeping now: ask the browser to keep it, where it cannot prompt.
-    if (!written.problem && worthKeeping(doc)) persistWithoutPrompt().catch(() => {});
+    if (!written.problem && worthKeeping(doc)) host?.persist();
   }
 
   /**
@@ -218,14 +155,15 @@ export function createDeviceDocument<Doc extends object>(options: DeviceDocument
    * once a save succeeds.
    */
   function carry(): void {
+    if (!host) return;
     if (dirty) {
-      const text = JSON.stringify(stored(doc));
-      carried = !save(carryKey, text, session) || keepInHistory(carryKey, text);
+      const text = plan.text(doc);
+      carried = !save(carryKey, text, host.session) || host.keepInHistory(carryKey, text);
       return;
     }
     if (!carried) return;
-    session?.removeItem(carryKey);
-    keepInHistory(carryKey, undefined);
+    host.session?.removeItem(carryKey);
+    host.keepInHistory(carryKey, undefined);
     carried = false;
   }
 
@@ -262,127 +200,54 @@ export function createDeviceDocument<Doc extends object>(options: DeviceDocument
     flush();
   }
 
-  /**
-   * Another tab saved (under our key, or under a legacy key if it runs an earlier version and this
-   * app takes the old keys): merge its version in, and store the merge if theirs lacks something of
-   * ours or is of an older format (or came under a legacy key, which the write then removes).
-   */
-  function onStorage(event: StorageEvent): void {
-    const isLegacy = takesLegacy && legacyKeys.includes(event.key ?? '');
-    const isAside = olderAsideFormat(event.key) !== undefined;
-    if (outdated || !event.newValue || !(event.key === key || isLegacy || isAside)) return;
-    let value: unknown;
-    try {
-      value = JSON.parse(event.newValue);
-    } catch {
-      // Unreadable text from another tab is handled when this tab next writes (copied aside first).
-      return;
-    }
-    const theirs = read(event.newValue, { value, unreadable: false });
-    if (theirs.newer) {
+  /** Another tab saved: performs what the plan says it does here (document-plan.ts heard). */
+  function onStorage(heardKey: string | null, newValue: string | null): void {
+    if (outdated) return;
+    const heard = plan.heard(doc, heardKey, newValue, takenKeys);
+    if (!heard) return;
+    if (heard.outdated) {
       becomeOutdated();
       return;
     }
-    const merged = merge(doc, theirs.doc);
-    show(merged);
-    // A legacy or aside key is never written: what it brought is saved under ours, and it is removed.
-    if (isLegacy || isAside) {
-      mergedFrom.add(event.key as string);
-      saveSoon();
-      return;
-    }
-    // It converges: merging again gives the same, so the other tab stores nothing back.
-    if (theirs.older || !sameDoc(merged, theirs.doc)) saveSoon();
+    show(heard.merged);
+    if (heard.mergedFrom) mergedFrom.add(heard.mergedFrom);
+    if (heard.save) saveSoon();
   }
 
-  /**
-   * `found` merged with what each legacy key holds, when this app takes the old keys; each merged
-   * key is removed by the next write (unreadable or newer legacy text is left as it is).
-   */
-  function mergeLegacy(found: Doc): Doc {
-    return takesLegacy ? mergeFrom(found, legacyKeys) : found;
-  }
-
-  /** `found` merged with the edits tabs on older code kept aside (each merged key is removed by the next write). */
-  function mergeAside(found: Doc): Doc {
-    return mergeFrom(
-      found,
-      Array.from({ length: version - 1 }, (_, index) => asideKey(index + 1)),
-    );
-  }
-
-  /** `found` merged with what each of `otherKeys` holds, read as stored data of its own format; unreadable or newer text is left as it is. */
-  function mergeFrom(found: Doc, otherKeys: readonly string[]): Doc {
-    let merged = found;
-    for (const otherKey of otherKeys) {
-      const { raw, value, problem } = load(otherKey, storage);
-      if (raw === null || problem) continue;
-      const other = read(raw, { value, unreadable: false });
-      if (other.newer) continue;
-      merged = merge(merged, other.doc);
-      mergedFrom.add(otherKey);
-    }
-    return merged;
-  }
-
-  const onHide = () => {
-    if (document.hidden) flush();
-  };
-
-  /** What an earlier page of this tab carried (flush()), read as stored data; its key stays until a save succeeds. */
-  function takeCarried(): Doc | undefined {
-    const texts = [loadText(carryKey, session).raw, history.state?.[carryKey]].filter((text) => typeof text === 'string');
-    carried = texts.length > 0;
-    let found: Doc | undefined;
-    // Both, merged: one of them may be older (the other place refused a later carry).
-    for (const text of texts) {
-      const { value, problem } = parse(text);
-      const carriedRead = problem ? undefined : read(text, { value, unreadable: false });
-      if (carriedRead && !carriedRead.newer && !carriedRead.lost) found = found ? merge(found, carriedRead.doc) : carriedRead.doc;
-    }
-    return found;
-  }
-
-  function start({
-    saveWithinMs = 1000,
-    storage: chosen = area(),
-    session: chosenSession = area('sessionStorage'),
-  }: DeviceDocumentStart = {}): () => void {
-    saveWithin = saveWithinMs;
-    storage = chosen;
-    session = chosenSession;
+  function start(startOptions: DeviceDocumentStart = {}): () => void {
     cancelSave();
+    const world = hostOf(startOptions);
+    host = world;
+    saveWithin = startOptions.saveWithinMs ?? 1000;
     dirty = false;
-    outdated = false;
     replaceable = null;
     mergedFrom.clear();
-    takesLegacy = legacyKeys.length > 0 && takesLegacyKeys(storage);
-    const { raw, value, problem } = load(key, storage);
-    const found = read(raw, { value, unreadable: problem === 'corrupt' });
-    lastRead = found;
-    outdated = found.newer;
-    const withLegacy = outdated ? found.doc : mergeAside(mergeLegacy(found.doc));
-    const fromLastPage = outdated ? undefined : takeCarried();
-    doc = outdated ? empty : initial(fromLastPage ? merge(withLegacy, fromLastPage) : withLegacy);
-    state.set({ doc, outdated, loaded: true, problem: problem === 'unavailable' ? problem : undefined });
-    // Unreadable data is copied aside and what was recovered saved at once, before any edit;
-    // data of an older format is saved in this one, so it is upgraded only once; what a legacy
-    // or aside key held is saved under ours, and that key removed; what the last page of this tab
-    // could not save is saved now, or carried again.
-    if (!outdated && (found.lost || found.older || mergedFrom.size > 0 || fromLastPage)) {
+    takenKeys = world.formerKeys(key);
+    const stored = loadText(key, world.storage);
+    const carriedTexts = [loadText(carryKey, world.session).raw, world.historyState(carryKey)].filter(
+      (text): text is string => typeof text === 'string',
+    );
+    const loaded = plan.load({
+      stored: stored.raw,
+      others: [...takenKeys, ...plan.olderAsideKeys].map((other) => ({ key: other, raw: textAt(other) })),
+      carried: carriedTexts,
+    });
+    lastRead = loaded.found;
+    outdated = loaded.outdated;
+    carried = loaded.carried;
+    doc = loaded.doc;
+    for (const other of loaded.mergedFrom) mergedFrom.add(other);
+    state.set({ doc, outdated, loaded: true, problem: stored.problem });
+    if (loaded.saveNow) {
       dirty = true;
       flush();
     }
-    addEventListener('storage', onStorage);
-    addEventListener('pagehide', flush);
-    document.addEventListener('visibilitychange', onHide);
+    const stopListening = world.listen(onStorage, flush);
     const stopFlushing = onFlush(flushBeforeReload);
     return () => {
       stopFlushing();
       cancelSave();
-      removeEventListener('storage', onStorage);
-      removeEventListener('pagehide', flush);
-      document.removeEventListener('visibilitychange', onHide);
+      stopListening();
     };
   }
 
@@ -390,7 +255,7 @@ export function createDeviceDocument<Doc extends object>(options: DeviceDocument
     subscribe: state.subscribe,
     getSnapshot: state.getSnapshot,
     getServerSnapshot: state.getServerSnapshot,
-    backupKey,
+    backupKey: plan.backupKey,
     start,
     flush,
     change,

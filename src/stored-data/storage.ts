@@ -6,6 +6,9 @@ import { isQuotaError } from '../contract/install-report';
 /** Why a read or a write did not work: quota reached, storage disabled, or unreadable data. */
 export type StorageProblem = 'full' | 'unavailable' | 'corrupt';
 
+/** What of a Storage the stored data uses: the page's localStorage and sessionStorage, or the tests' in-memory areas. */
+export type StorageArea = Pick<Storage, 'getItem' | 'setItem' | 'removeItem' | 'key' | 'length'>;
+
 /** The page's localStorage (or sessionStorage), or null where the browser forbids it: with site data blocked, merely reading `window.localStorage` throws a SecurityError. */
 export function area(kind: 'localStorage' | 'sessionStorage' = 'localStorage'): Storage | null {
   try {
@@ -19,7 +22,7 @@ export function area(kind: 'localStorage' | 'sessionStorage' = 'localStorage'): 
 }
 
 /** Reads the text stored under `key` (null when absent), or the problem 'unavailable'. */
-export function loadText(key: string, storage = area()): { raw: string | null; problem?: 'unavailable' } {
+export function loadText(key: string, storage: StorageArea | null = area()): { raw: string | null; problem?: 'unavailable' } {
   if (!storage) return { raw: null, problem: 'unavailable' };
   try {
     return { raw: storage.getItem(key) };
@@ -29,7 +32,7 @@ export function loadText(key: string, storage = area()): { raw: string | null; p
 }
 
 /** Reads `key` as JSON: `raw` is the stored text (null when absent); invalid JSON gives problem 'corrupt'. */
-export function load(key: string, storage = area()): { raw: string | null; value?: unknown; problem?: StorageProblem } {
+export function load(key: string, storage: StorageArea | null = area()): { raw: string | null; value?: unknown; problem?: StorageProblem } {
   const { raw, problem } = loadText(key, storage);
   if (problem) return { raw, problem };
   return parse(raw);
@@ -46,7 +49,7 @@ export function parse(raw: string | null): { raw: string | null; value?: unknown
 }
 
 /** Writes `value` (a string as is, anything else as JSON); returns the problem, or undefined once stored. */
-export function save(key: string, value: unknown, storage = area()): StorageProblem | undefined {
+export function save(key: string, value: unknown, storage: StorageArea | null = area()): StorageProblem | undefined {
   if (!storage) return 'unavailable';
   try {
     storage.setItem(key, typeof value === 'string' ? value : JSON.stringify(value));
@@ -54,6 +57,30 @@ export function save(key: string, value: unknown, storage = area()): StorageProb
   } catch (error) {
     return isQuotaError(error) ? 'full' : 'unavailable';
   }
+}
+
+/**
+ * Writes `value` under `key`, reads it back, then removes `oldKeys` (what `value` replaces: keys
+ * whose content was merged into it). When both do not fit, the old keys are removed first, their
+ * values held here, and written back if `value` still does not fit: nothing is lost either way.
+ * Returns the problem, or undefined once `value` is stored and the old keys are gone.
+ */
+export function writeReplacing(storage: StorageArea, key: string, value: string, oldKeys: readonly string[]): StorageProblem | undefined {
+  let held: (readonly [string, string | null])[] = [];
+  let problem = save(key, value, storage);
+  if (problem === 'full' && oldKeys.length > 0) {
+    held = oldKeys.map((oldKey) => [oldKey, storage.getItem(oldKey)] as const);
+    for (const [oldKey] of held) storage.removeItem(oldKey);
+    problem = save(key, value, storage);
+  }
+  // Read back before anything is removed: a browser that said yes and kept nothing keeps the old keys.
+  if (!problem && storage.getItem(key) !== value) problem = 'unavailable';
+  if (problem) {
+    for (const [oldKey, oldValue] of held) if (oldValue !== null) save(oldKey, oldValue, storage);
+    return problem;
+  }
+  for (const oldKey of oldKeys) storage.removeItem(oldKey);
+  return undefined;
 }
 
 /**

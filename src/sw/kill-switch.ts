@@ -2,6 +2,7 @@
 // instead of sw.ts, for the day a bad version ships. Browsers check /sw.js for updates on
 // navigation, so every installed copy soon runs this, and it withdraws the app's offline layer.
 import { deleteOurCaches } from './our-caches';
+import '../migrations/worker'; // The caches of earlier releases are ours. Delete with src/migrations/
 
 declare const self: ServiceWorkerGlobalScope;
 

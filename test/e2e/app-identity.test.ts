@@ -1,8 +1,8 @@
 // One app is its name and its base. Two copies of the app under two sub-paths of one origin (two
 // GitHub Pages project sites of one account) each keep their own data and their own offline copy,
 // on the preview server and on nginx: every key either writes carries its name and base, and what
-// is typed into one is never the other's. (notes-app-identity.test.ts: the demo's notes through an
-// update from the last released version, whose keys carried the name alone.)
+// is typed into one is never the other's. (demo/migrations/notes-app-identity.test.ts: the demo's
+// notes through an update from the last released version, whose keys carried the name alone.)
 import type { BrowserContext, Page } from 'playwright-core';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';

@@ -1,12 +1,12 @@
 // The device document on its own (src/stored-data/device-document.ts), with a tiny kind of data that
 // is not notes: a preference that the later choice wins. Throttled saves, flushes, bad storage,
-// two tabs, restore, and a second document beside it, on happy-dom with a fake clock (its stored
-// format versions: device-document-versions.test.ts).
+// two tabs, restore, and a second document beside it, on happy-dom with a fake clock: the page's
+// own host (its events, storage and history). The plan's cases (backup copies, a full device
+// carried through reloads) run in-process: device-document-plan.test.ts; stored format versions:
+// device-document-versions.test.ts.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { LEGACY_KEY_PREFIX } from '../../src/contract/app-name';
 import { createDeviceDocument, nextTime } from '../../src/stored-data/device-document';
-import { TAKEN_BY_KEY } from '../../src/stored-data/legacy-storage';
 import { flushAll } from '../../src/stored-data/flush';
 import { domPerTest, tinyStorage } from './dom';
 import { present } from '../present';
@@ -91,67 +91,12 @@ test('unreadable stored text is copied to the backup key, reported, and the reco
   assert.equal(stored(), { v: 2, ...EMPTY });
 });
 
-test('a later copy of unreadable text never overwrites an earlier one: it goes to <backup key>-2, -3; the same text is not copied twice', () => {
-  const damaged = ['{"v":2,"theme":"da', '{"v":2,"the', '{"v":2'];
-  for (const raw of [...damaged, damaged[1]]) {
-    localStorage.setItem(THEME_KEY, raw);
-    env.stop?.();
-    env.stop = theme.start();
-  }
-  assert.equal(
-    [theme.backupKey, `${theme.backupKey}-2`, `${theme.backupKey}-3`].map((key) => localStorage.getItem(key)),
-    damaged,
-  );
-  assert.is(localStorage.getItem(`${theme.backupKey}-4`), null);
-});
-
 test('stored data that recover() could not keep whole is also copied aside and reported', () => {
   const raw = JSON.stringify({ v: 2, colour: 'dark' });
   localStorage.setItem(THEME_KEY, raw);
   env.stop = theme.start();
   assert.ok(theme.getSnapshot().corrupt);
   assert.is(localStorage.getItem(theme.backupKey), raw);
-});
-
-test('storage full: reported, the change stays shown and pending, the last good save intact; once it fits, the next flush saves it', async () => {
-  env.stop = theme.start({ storage: tinyStorage(60) });
-  choose('dark');
-  await env.dom.tick(1000);
-  assert.is(stored().theme, 'dark');
-  choose('x'.repeat(100));
-  await env.dom.tick(1000);
-  assert.is(theme.getSnapshot().problem, 'full');
-  assert.is(shown(), 'x'.repeat(100));
-  assert.is(stored().theme, 'dark');
-  // A shorter choice fits where the long one did not: the next flush saves it.
-  choose('light');
-  env.dom.pagehide();
-  assert.is(stored().theme, 'light');
-  assert.is(theme.getSnapshot().problem, undefined, 'the notice goes away once saved');
-});
-
-test('what could not be saved is carried through a reload of the tab (sessionStorage), put back, and saved once there is room', async () => {
-  const carryKey = THEME_KEY + ':carried';
-  env.stop = theme.start({ storage: tinyStorage(60) });
-  choose('dark');
-  await env.dom.tick(1000);
-  choose('x'.repeat(100));
-  await env.dom.tick(1000);
-  assert.is(theme.getSnapshot().problem, 'full');
-  assert.ok(flushAll(), 'before a reload: kept (carried), so the reload need not wait');
-  assert.match(present(sessionStorage.getItem(carryKey), 'the carried document'), 'x'.repeat(100));
-  // The reload: a new page of the same tab, its localStorage still full.
-  env.stop();
-  env.stop = theme.start({ storage: tinyStorage(0) });
-  assert.is(shown(), 'x'.repeat(100), 'the unsaved choice is back on screen');
-  assert.is(theme.getSnapshot().problem, 'full', 'and still said to be unsaved');
-  assert.is(stored().theme, 'dark', 'the last good save intact');
-  // Another reload, with room now: saved, and the carried copy forgotten.
-  env.stop();
-  env.stop = theme.start();
-  assert.is(stored().theme, 'x'.repeat(100));
-  assert.is(sessionStorage.getItem(carryKey), null);
-  assert.is(theme.getSnapshot().problem, undefined);
 });
 
 test('site data blocked (no localStorage, no sessionStorage): carried in the history entry, which a reload keeps; flushAll says when even that fails', () => {
@@ -262,44 +207,6 @@ test('two kinds of stored data side by side: each its own key, saves and events'
   assert.is(counter.getSnapshot().doc.count, 7);
   assert.is(shown(), 'dark');
   stopCounter();
-});
-
-/** Where an earlier version kept the theme, and the theme document that moved from it. */
-const legacyKey = `${LEGACY_KEY_PREFIX}theme`;
-const legacy = createDeviceDocument<Theme>({
-  key: THEME_KEY,
-  legacyKeys: [legacyKey],
-  empty: EMPTY,
-  recover: recoverTheme,
-  merge: mergeTheme,
-  version: 2,
-});
-
-test('an app that takes the old keys merges a legacy key in at start, saves it under ours and removes it; again when an old tab writes it', async () => {
-  localStorage.setItem(legacyKey, JSON.stringify({ v: 1, theme: 'dark', at: 5 }));
-  env.stop = legacy.start();
-  assert.is(legacy.getSnapshot().doc.theme, 'dark', "the earlier version's choice is shown");
-  assert.equal(stored(), { v: 2, theme: 'dark', at: 5 }, 'and saved under our key at once');
-  assert.is(localStorage.getItem(legacyKey), null, 'the legacy key is removed: nothing kept twice');
-  // A tab still running the earlier version chooses again: its save reaches this tab, then moves too.
-  const later = JSON.stringify({ v: 1, theme: 'light', at: 9 });
-  localStorage.setItem(legacyKey, later);
-  env.dom.win.dispatchEvent(new env.dom.win.StorageEvent('storage', { key: legacyKey, newValue: later }));
-  assert.is(legacy.getSnapshot().doc.theme, 'light');
-  await env.dom.tick(1000);
-  assert.equal(stored(), { v: 2, theme: 'light', at: 9 }, 'saved under our key after the usual save delay');
-  assert.is(localStorage.getItem(legacyKey), null);
-});
-
-test('an app at another base than the one that took the old keys never reads them', () => {
-  localStorage.setItem(TAKEN_BY_KEY, 'test-app@/elsewhere/');
-  const theirs = JSON.stringify({ v: 1, theme: 'dark', at: 5 });
-  localStorage.setItem(legacyKey, theirs);
-  env.stop = legacy.start();
-  assert.is(legacy.getSnapshot().doc.theme, 'system');
-  env.dom.win.dispatchEvent(new env.dom.win.StorageEvent('storage', { key: legacyKey, newValue: theirs }));
-  assert.is(legacy.getSnapshot().doc.theme, 'system', 'nor when a tab writes them');
-  assert.is(localStorage.getItem(legacyKey), theirs);
 });
 
 test.run();

@@ -3,7 +3,9 @@
 // the bottom: core (store, clock), contract (what page and worker share: names, base, reports, the
 // audit's shape), then the worker (src/sw/, which the page never imports) beside the page's side:
 // stored-data, reload (what a reload carries), worker-client (the page's side of the worker), the
-// app's data (src/notes/, the demo), ui, and the entries (main.tsx, prerender.tsx).
+// app's data (src/notes/, the demo), ui, then the migrations from earlier releases (src/migrations/,
+// which only the entries import, so a builder can delete it) and the entries (main.tsx,
+// prerender.tsx, sw.ts and the kill switch's src/sw/kill-switch.ts).
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'uvu';
@@ -12,8 +14,14 @@ import * as assert from 'uvu/assert';
 const root = process.cwd();
 
 /** Each folder's layer: a module may import its own folder and folders of a lower layer only. */
-const PAGE_LAYERS = ['core', 'contract', 'stored-data', 'reload', 'worker-client', '*', 'ui', '.'];
-const WORKER_LAYERS = ['core', 'contract', 'sw', '.'];
+const PAGE_LAYERS = ['core', 'contract', 'stored-data', 'reload', 'worker-client', '*', 'ui', 'migrations', '.'];
+const WORKER_LAYERS = ['core', 'contract', 'sw', 'migrations', '.'];
+
+/** The worker's files: its entries, src/sw/, and its part of the migrations. */
+const isWorkerFile = (file: string): boolean => file === 'sw.ts' || file.startsWith('src/sw/') || file === 'src/migrations/worker.ts';
+
+/** The entries: what the build bundles (a worker's or the page's), the top layer. */
+const ENTRIES = ['sw.ts', 'src/sw/kill-switch.ts', 'src/main.tsx', 'src/prerender.tsx'];
 
 /** Every .ts/.tsx file under `dir`, relative to the project. */
 function sources(dir: string): string[] {
@@ -38,8 +46,8 @@ function importsOf(file: string, known: Set<string>): string[] {
   });
 }
 
-/** The folder under src/ that holds `file` ('.' for src/ itself and for sw.ts). */
-const folderOf = (file: string) => (file.startsWith('src/') && file.split('/').length > 2 ? file.split('/')[1] : '.');
+/** The folder under src/ that holds `file` ('.' for the entries). */
+const folderOf = (file: string) => (!ENTRIES.includes(file) && file.split('/').length > 2 ? file.split('/')[1] : '.');
 
 const files = ['sw.ts', ...sources('src')];
 const known = new Set(files);
@@ -48,7 +56,7 @@ const graph = new Map(files.map((file) => [file, importsOf(file, known)]));
 test('no module imports one above its layer, and the page never imports the worker', () => {
   const wrong: string[] = [];
   for (const [file, imports] of graph) {
-    const worker = file === 'sw.ts' || folderOf(file) === 'sw';
+    const worker = isWorkerFile(file);
     const layers = worker ? WORKER_LAYERS : PAGE_LAYERS;
     const rank = (folder: string) => {
       const at = layers.indexOf(folder);
@@ -57,8 +65,8 @@ test('no module imports one above its layer, and the page never imports the work
     for (const imported of imports) {
       const from = folderOf(file);
       const to = folderOf(imported);
-      if (from === to && from !== '.') continue;
-      if (to === 'sw' && !worker) wrong.push(`${file} imports ${imported}: the page never imports the worker`);
+      if (isWorkerFile(imported) && !worker) wrong.push(`${file} imports ${imported}: the page never imports the worker`);
+      else if (from === to && from !== '.') continue;
       else if (rank(to) < 0 || rank(to) >= rank(from))
         wrong.push(`${file} (${from}) imports ${imported} (${to}), a layer above or beside it`);
     }

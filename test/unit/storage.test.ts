@@ -3,7 +3,7 @@
 // exercised in test/e2e/demo/notes.test.ts.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { area, load, save } from '../../src/stored-data/storage';
+import { area, load, save, writeReplacing } from '../../src/stored-data/storage';
 import { installDom, tinyStorage, type FakeDom } from './dom';
 
 const test = suite('device storage');
@@ -44,6 +44,15 @@ test('storage the browser forbids (reading localStorage throws) is "unavailable"
   assert.equal(load('k'), { raw: null, problem: 'unavailable' });
   assert.is(save('k', 1), 'unavailable');
   assert.ok(area('sessionStorage'), 'sessionStorage is asked for separately');
+});
+
+test('a value that replaces other keys: stored, then they go; when both cannot fit, they go first and come back whole if it still does not fit', () => {
+  localStorage.setItem('old', 'x'.repeat(300));
+  assert.is(writeReplacing(tinyStorage(50), 'new', 'y'.repeat(400), ['old']), 'full');
+  assert.equal([localStorage.getItem('new'), localStorage.getItem('old')], [null, 'x'.repeat(300)], 'nothing lost');
+  // Room for one of them, not both.
+  assert.is(writeReplacing(tinyStorage(100), 'new', 'y'.repeat(350), ['old']), undefined);
+  assert.equal([localStorage.getItem('new'), localStorage.getItem('old')], ['y'.repeat(350), null]);
 });
 
 test.run();

@@ -5,17 +5,18 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { APP_NAME, appId, cachePrefixOf, LEGACY_KEY_PREFIX, storageKey } from '../../../src/contract/app-name';
-import { TEST_BASE } from '../../harness/test-sites.mjs';
-import { countLoads, waitReady } from '../lib/app';
-import { freshContext } from '../lib/browser';
-import { cacheNames } from '../lib/caches';
-import { caretOf } from '../lib/field';
-import { startHost } from '../lib/hosts';
-import { firstNote, savedNotes } from './lib/notes';
-import { audit, BUILDS, headersOfItsTime, sharedOrigin, site } from '../lib/site';
-import { shareChromium, type Shared } from '../lib/suite';
-import { until, WAIT } from '../lib/wait';
+import { APP_NAME, appId, cachePrefixOf, storageKey } from '../../../../src/contract/app-name';
+import { LEGACY_KEY_PREFIX } from '../../../../src/migrations/page';
+import { TEST_BASE } from '../../../harness/test-sites.mjs';
+import { countLoads, waitReady } from '../../lib/app';
+import { freshContext } from '../../lib/browser';
+import { cacheNames } from '../../lib/caches';
+import { caretOf } from '../../lib/field';
+import { startHost } from '../../lib/hosts';
+import { firstNote, savedNotes } from '../lib/notes';
+import { audit, BUILDS, headersOfItsTime, sharedOrigin, site } from '../../lib/site';
+import { shareChromium, type Shared } from '../../lib/suite';
+import { until, WAIT } from '../../lib/wait';
 
 /** The notes key of the app served at `base`. */
 const notesKeyAt = (base: string): string => storageKey('notes', appId(APP_NAME, base));

@@ -4,15 +4,15 @@
 // removed first, since both copies cannot fit), and every save after the update works.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { APP_ID, LEGACY_KEY_PREFIX } from '../../../src/contract/app-name';
-import { TAKEN_BY_KEY } from '../../../src/stored-data/legacy-storage';
-import { openInstalled } from '../lib/app';
-import { freshContext } from '../lib/browser';
-import { startHost } from '../lib/hosts';
-import { firstNote, NOTES_KEY, savedNotes, seedLongNotes, shownNotes, storedText } from './lib/notes';
-import { BUILDS, headersOfItsTime, site } from '../lib/site';
-import { shareChromium, type Shared } from '../lib/suite';
-import { until, WAIT } from '../lib/wait';
+import { APP_ID } from '../../../../src/contract/app-name';
+import { LEGACY_KEY_PREFIX, TAKEN_BY_KEY } from '../../../../src/migrations/page';
+import { openInstalled } from '../../lib/app';
+import { freshContext } from '../../lib/browser';
+import { startHost } from '../../lib/hosts';
+import { firstNote, NOTES_KEY, savedNotes, seedLongNotes, shownNotes, storedText } from '../lib/notes';
+import { BUILDS, headersOfItsTime, site } from '../../lib/site';
+import { shareChromium, type Shared } from '../../lib/suite';
+import { until, WAIT } from '../../lib/wait';
 
 const OLD_KEY = `${LEGACY_KEY_PREFIX}notes`;
 const NOTES = 300;
