@@ -9,13 +9,12 @@ import { countAsOurs } from '../sw/our-caches';
 
 /** Whether `name` has the form of a cache of the earlier releases (any base): the name, a dash, 12 hex digits. */
 export const isLegacyCacheName = (name: string): boolean =>
-  name.startsWith(`${APP_NAME}-`) && /^[0-9a-f]{12}$/.test(name.slice(APP_NAME.length + 1));
+  /^[0-9a-f]{12}$/.test(name.slice(APP_NAME.length + 1)) && name.startsWith(`${APP_NAME}-`);
 
 /** Whether `name` is the offline copy an earlier release stored for this app at this base: the copy tells by what it holds, this base's precache list. */
 export async function isOurLegacyCache(name: string): Promise<boolean> {
-  if (!isLegacyCacheName(name)) return false;
-  const legacy = await caches.open(name);
-  return (await legacy.match(MANIFEST_URL)) !== undefined;
+  // caches.match with a cacheName opens nothing that does not exist (caches.open would create it).
+  return isLegacyCacheName(name) && !!(await caches.match(MANIFEST_URL, { cacheName: name }));
 }
 
 countAsOurs(isOurLegacyCache);

@@ -4,7 +4,7 @@
 import { CACHE_PREFIX } from '../contract/app-name';
 
 /** Whether a cache not named with our prefix is ours all the same: none, unless a migration says. */
-let alsoOurs = async (_name: string): Promise<boolean> => false;
+let alsoOurs: (name: string) => boolean | Promise<boolean> = () => false;
 
 /** Makes deleteOurCaches() delete the caches `isOurs` tells too (the offline copies earlier releases named otherwise). */
 export function countAsOurs(isOurs: (name: string) => Promise<boolean>): void {
