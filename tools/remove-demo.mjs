@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // `npm run remove-demo`: takes the demo notes app out of the template in one step, for a builder
 // starting their own app: the notes store (src/notes/), the Notes screen and its parts, the demo's
-// own tests, its CSS, its parts of the README (its section and its line) and of docs/testing.md (its
-// line in the layout); a minimal home screen
+// own tests, its CSS, its parts of the README (its section and its line), of docs/testing.md (its
+// line in the layout) and of src/ui/later.ts (its line: the backup's code loaded on use); a minimal home screen
 // takes the Notes screen's place and src/main.tsx stops starting the notes. It deletes only what
 // the demo shipped (the SHA-256 of each version of each file and part, in demo-files.json, line
 // endings aside: a CRLF checkout is the same demo): a demo file or part you changed is kept, and
@@ -61,6 +61,9 @@ const README_LINES = [
 ];
 /** docs/testing.md's line about the demo: its folder in the layout. */
 const TESTING_DOC_LINES = [{ name: 'docs/testing.md#the-layout-line', start: 'src/notes/ ' }];
+
+/** src/ui/later.ts's line about the demo: the backup's code, in the chunk loaded on use. */
+const LATER_LINES = [{ name: 'src/ui/later.ts#the-notes-backup-line', start: 'export { downloadBackup, restoreFrom } ' }];
 
 /** The demo's rules in src/ui/app.css: from their opening comment to their closing one. */
 const CSS_START = '/* notes (issue #4)';
@@ -139,6 +142,7 @@ const PARTS_OF = [
   { file: 'README.md', parts: readmeParts },
   { file: 'docs/testing.md', parts: (/** @type {string} */ text) => lineParts(text, TESTING_DOC_LINES) },
   { file: 'src/ui/app.css', parts: cssParts },
+  { file: 'src/ui/later.ts', parts: (/** @type {string} */ text) => lineParts(text, LATER_LINES) },
 ];
 
 /**

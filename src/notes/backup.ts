@@ -3,11 +3,12 @@
 // sentence saying why: a file is taken whole or not at all), and how a backup merges into the
 // notes on this device. Browsers delete site data (Safari after 7 days without a
 // visit, any browser under storage pressure): this file is the user's own copy, so every limit
-// here lies above what the app lets a person store (the editor holds the notes to MAX_NOTES).
+// here lies above what the app lets a person store (the editor holds the notes to model.ts MAX_NOTES).
+// The page loads it on use, with what the backup controls do (src/ui/screens/notes/backup-actions.ts).
 import { APP_NAME } from '../contract/app-name';
 import { formatNumber } from '../core/format';
 import { nextTime } from '../stored-data/device-document';
-import { isNewer, isUntouched, merge, type Doc, type Note } from './model';
+import { isNewer, isUntouched, MAX_NOTES, merge, type Doc, type Note } from './model';
 
 /** What identifies the file as a notes backup, whatever the app is called. */
 export const BACKUP_FORMAT = 'notes-backup';
@@ -20,8 +21,6 @@ export const BACKUP_VERSION = 1;
  * bytes, 6 for 6), and each note's fields with at most twice the stored overhead.
  */
 export const MAX_BACKUP_BYTES = 16 * 1024 * 1024;
-/** The most notes: a screen of textareas beyond this is no longer usable (Notes stops adding at it). */
-export const MAX_NOTES = 10_000;
 
 /**
  * The file's content: format and version first, the app it came from and when (ISO 8601, for

@@ -34,6 +34,9 @@ export interface StoredDoc {
   gone: Record<string, number>;
 }
 
+/** The most notes: a screen of textareas beyond this is no longer usable (Notes stops adding at it, a backup with more is refused). */
+export const MAX_NOTES = 10_000;
+
 /** No notes and no tombstones. */
 export const EMPTY_DOC: Doc = { notes: [], gone: new Map() };
 

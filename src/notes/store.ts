@@ -4,8 +4,8 @@
 import { storageKey } from '../contract/app-name';
 import { createDeviceDocument, type DeviceDocumentOptions } from '../stored-data/device-document';
 import { selectStore, type Store } from '../core/store';
-import { mergeBackup, type Restored } from './backup';
-import { EMPTY_DOC, merge, newId, recover, toStored, withEdit, withNewNote, withoutNote, type Doc, type Note } from './model';
+import type { Restored } from './backup';
+import { EMPTY_DOC, merge, newId, recover, toStored, withEdit, withNewNote, withoutNote, type Doc } from './model';
 
 /** What the Notes screen shows: the notes, and what went wrong with the device's storage. */
 export interface NotesState {
@@ -81,12 +81,13 @@ export const startOver = (): void => notesDocument.discardUnreadable();
 export type RestoreOutcome = Omit<Restored, 'doc'> | { problem: 'full' | 'outdated' };
 
 /**
- * Merges a backup's notes into this device's (src/notes/backup.ts mergeBackup) and writes the
- * result in one setItem: it is all stored, or, when storage is full or holds a newer format, nothing
+ * Merges a backup's notes into this device's with `mergeIn` (src/notes/backup.ts mergeBackup:
+ * passed in, so the merge is loaded only with the backup controls' code) and writes the result in
+ * one setItem: it is all stored, or, when storage is full or holds a newer format, nothing
  * changes at all (not even on screen). Without any storage the notes merge for this session, as every edit does.
  */
-export function restoreNotes(backupNotes: Note[]): RestoreOutcome {
-  const { doc: merged, ...counts } = mergeBackup(current(), backupNotes, Date.now());
+export function restoreNotes(mergeIn: (here: Doc) => Restored): RestoreOutcome {
+  const { doc: merged, ...counts } = mergeIn(current());
   const problem = notesDocument.restore(merged);
   if (problem) return { problem };
   return counts;

@@ -1,5 +1,5 @@
 // Modules loaded on use (src/ui/later.ts: the screens other than `/`, the restore after the app's own
-// reloads): each is a chunk of its own, checked by SHA-384 before it runs like every other script
+// reloads, what a control does): each is a chunk of its own, checked by SHA-384 before it runs like every other script
 // of the page. The build names the scripts of each such module, by its source file, with their
 // hashes in a meta element of every page.
 import { withBase } from '../contract/base';

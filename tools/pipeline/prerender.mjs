@@ -2,11 +2,11 @@
 // hydrates. src/prerender.tsx is bundled for Node with the page's aliases and constants, and the
 // frameworks left as imports (React's react-dom/server, or for --preact preact/compat's server,
 // which is preact-render-to-string); Node loads it and it renders each route.
-import { promises as fs } from 'node:fs';
+import { promises as fs, realpathSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { pageDefines } from '../defines.mjs';
-import { screensPlugin } from '../screens.mjs';
+import { LATER_MODULE, screensPlugin } from '../screens.mjs';
 import { frameworkAlias } from './app-bundle.mjs';
 import { BuildError } from '../build-error.mjs';
 import { assetFileOptions } from './asset-files.mjs';
@@ -44,7 +44,7 @@ export async function prerender({ root, preact, identity, paths }) {
     sourcemap: /** @type {const} */ ('inline'),
     sourceRoot: root + path.sep,
     sourcesContent: false,
-    plugins: [screensPlugin(root)],
+    plugins: [screensPlugin(root), laterLeftOut(root)],
   });
   // Awaited below; until then a failure (a syntax error) must not count as an unhandled rejection.
   bundled.catch(() => {});
@@ -81,6 +81,28 @@ export async function prerender({ root, preact, identity, paths }) {
     delete createRequire(file).cache[file];
     await fs.rm(file, { force: true });
   }
+}
+
+/**
+ * Leaves the page's `import()` of src/ui/later.ts (LATER_MODULE: what no first screen needs, run
+ * only when a control or a screen is used) out of the Node bundle: prerendering never runs it.
+ * Bundled, it would bring every screen in a second time, each wrapped to run when first imported,
+ * and an error a screen throws while it loads would be named by the wrapper's column, not its own.
+ * @param {string} root
+ * @returns {import('esbuild').Plugin}
+ */
+function laterLeftOut(root) {
+  // Both spellings of the root: esbuild names files by their real path, and the root may be a link.
+  const later = [root, realpathSync(root)].map((dir) => path.join(dir, LATER_MODULE.replace(/\.ts$/, '')));
+  return {
+    name: 'later-left-out',
+    setup(build) {
+      build.onResolve({ filter: /later(\.ts)?$/ }, (args) => {
+        if (args.kind !== 'dynamic-import' || !later.includes(path.join(args.resolveDir, args.path).replace(/\.ts$/, ''))) return undefined;
+        return { path: args.path, external: true };
+      });
+    },
+  };
 }
 
 /**

@@ -1,5 +1,5 @@
 // /, "Notes": the app's own work, kept on this device (src/notes/ has the data).
-import { MAX_NOTES } from '../../notes/backup';
+import { MAX_NOTES } from '../../notes/model';
 import { addNote, deleteNote, editNote, notes, startOver } from '../../notes/store';
 import { reloadAfterFlush } from '../../reload/reload-after-flush';
 import { formatNumber } from '../../core/format';

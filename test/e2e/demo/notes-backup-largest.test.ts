@@ -17,7 +17,7 @@ import { shareChromium, type Shared } from '../lib/suite';
 
 const NOTES = 3_300;
 const NOTE_LENGTH = 1_500;
-/** The editor's limit on notes (src/notes/backup.ts MAX_NOTES). */
+/** The editor's limit on notes (src/notes/model.ts MAX_NOTES). */
 const MAX_NOTES = 10_000;
 const LONG_WAIT = { timeout: 60_000 };
 

@@ -1,19 +1,22 @@
 // Notes backup and restore in real Chromium: the download is a file the user keeps (made in the
 // page, so it works offline), restoring it after the browser lost everything brings back the same
-// notes, and a file that is not a valid backup, or a full storage, changes nothing.
+// notes, and a file that is not a valid backup, or a full storage, changes nothing. What the two
+// controls do is loaded on first use (src/ui/later.ts): once installed, from the worker's cache,
+// with the server down too; a copy that cannot be had is said on screen.
 import { readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { fillLocalStorage, openInstalled, watchConsole } from '../lib/app';
+import { appRunning, fillLocalStorage, openInstalled, watchConsole } from '../lib/app';
 import { NO_ROOM_FOR_RESTORE } from '../../../src/ui/no-room';
-import { freshContext } from '../lib/browser';
-import { startHost } from '../lib/hosts';
+import { clearHttpCache, freshContext } from '../lib/browser';
+import { evict } from '../lib/caches';
+import { requestsSince, startHost } from '../lib/hosts';
 import { APP_NAME, BUILDS, site } from '../lib/site';
 import { shareChromium, type Shared } from '../lib/suite';
 import { firstNote, newNotesPage, NOTES_KEY, savedNotes, shownNotes } from './lib/notes';
 import { until, WAIT } from '../lib/wait';
-import { backupStatus, restoreBackup as restore } from './lib/backup';
+import { backupFile, backupStatus, restoreBackup as restore } from './lib/backup';
 import { present } from '../../present';
 
 /** Types two notes and waits until both are saved. */
@@ -23,6 +26,16 @@ async function writeTwoNotes(page: Page): Promise<void> {
   await page.getByRole('textbox', { name: 'Note 2' }).fill('call the bank\nabout the ünïcode card');
   await until('both notes saved', async () => (await savedNotes(page))?.length === 2 && (await savedNotes(page))?.[1] !== '');
 }
+
+/** The scripts the page loads on use, as URL paths (its lazy-scripts meta element): the backup's code is among them. */
+const scriptsLoadedOnUse = (page: Page): Promise<string[]> =>
+  page.evaluate(() => {
+    const named = document.querySelector('meta[name="lazy-scripts"]')?.getAttribute('content') ?? '{}';
+    return Object.values(JSON.parse(named) as Record<string, [string, string][]>).flatMap((files) => files.map(([file]) => `/${file}`));
+  });
+
+/** What either control says when its code could not be loaded (src/ui/screens/notes/Backup.tsx). */
+const NOT_LOADED = 'this part of the app could not be loaded. Check the connection, then reload the page.';
 
 for (const build of BUILDS) {
   const test = suite<Shared>(`notes backup (${build.name})`);
@@ -175,6 +188,77 @@ for (const build of BUILDS) {
     assert.is(await restore(page, { name: 'big.json', buffer: Buffer.from(JSON.stringify(big)) }), NO_ROOM_FOR_RESTORE);
     assert.equal(await savedNotes(page), before);
     assert.equal(await shownNotes(page), before);
+    await context.close();
+  });
+
+  test('installed, the controls’ code is the worker’s: no request for it reaches the server, and with the server down a backup is restored', async ({
+    browser,
+    host,
+  }) => {
+    const context = await freshContext(browser, { acceptDownloads: true });
+    const page = await openInstalled(context, host.url);
+    const problems = watchConsole(page);
+    await writeTwoNotes(page);
+    const onUse = await scriptsLoadedOnUse(page);
+    assert.ok(onUse.length > 0, 'the page names the scripts it loads on use');
+    const answered: boolean[] = [];
+    page.on('response', (response) => {
+      if (onUse.includes(new URL(response.url()).pathname)) answered.push(response.fromServiceWorker());
+    });
+    await host.logged();
+    const from = host.log.length;
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download a backup' }).click()]);
+    await backupStatus(page)
+      .getByText(/^Saved 2 notes to /)
+      .waitFor(WAIT);
+    assert.ok(answered.length > 0 && answered.every(Boolean), `the page asked for the code on use, and the worker answered: ${answered}`);
+    await host.logged();
+    assert.equal(
+      requestsSince(host, from).filter((url) => onUse.includes(url)),
+      [],
+      'the server, up all along, was not asked for it',
+    );
+    const file = { name: download.suggestedFilename(), buffer: readFileSync(await download.path()) };
+    await host.pause();
+    try {
+      // The browser deletes the site's storage; a new page (a new module map) restores with the server down.
+      await page.evaluate(() => localStorage.clear());
+      await page.reload();
+      await appRunning(page);
+      await firstNote(page).waitFor(WAIT);
+      assert.equal(await shownNotes(page), [''], 'a new user again');
+      assert.is(await restore(page, file), `Restored from ${file.name}: 2 notes added, 0 notes updated, 0 notes brought back.`);
+      assert.equal(await shownNotes(page), ['groceries: milk, "bread"', 'call the bank\nabout the ünïcode card']);
+      assert.equal(await savedNotes(page), ['groceries: milk, "bread"', 'call the bank\nabout the ünïcode card'], 'stored, not only shown');
+    } finally {
+      await host.resume();
+    }
+    assert.equal(problems, []);
+    await context.close();
+  });
+
+  test('the controls’ code evicted from the cache and the server down: each control says it could not be loaded, and nothing changes', async ({
+    browser,
+    host,
+  }) => {
+    const context = await freshContext(browser);
+    const page = await openInstalled(context, host.url);
+    await writeTwoNotes(page);
+    const before = await savedNotes(page);
+    // Gone from the worker's cache and from the browser's HTTP cache (which the worker's repair would find it in), with no server to fetch it from.
+    await evict(page, await scriptsLoadedOnUse(page));
+    await clearHttpCache(page);
+    await host.pause();
+    try {
+      await page.getByRole('button', { name: 'Download a backup' }).click();
+      await backupStatus(page).getByText(`Not saved: ${NOT_LOADED}`).waitFor(WAIT);
+      const file = backupFile([{ id: 'from-elsewhere', text: 'a note from another device', at: 1 }]);
+      assert.is(await restore(page, { name: 'other.json', buffer: file }), `Not restored: ${NOT_LOADED} Nothing was changed.`);
+      assert.equal(await savedNotes(page), before, 'the stored notes are unchanged');
+      assert.equal(await shownNotes(page), before, 'the notes on screen are unchanged');
+    } finally {
+      await host.resume();
+    }
     await context.close();
   });
 

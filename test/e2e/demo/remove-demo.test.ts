@@ -96,6 +96,10 @@ test('removes the demo and says what it removed; the app builds with a home scre
   const css = readFileSync(path.join(copy, 'src/ui/app.css'), 'utf8');
   assert.not.match(css, /\.notes\b|end notes/, "the demo's CSS is gone");
   assert.match(css, /^\.own \{/m, 'the rest of the CSS stays');
+  assert.ok(lines.includes("wrote src/ui/later.ts: the demo's part"));
+  const later = readFileSync(path.join(copy, 'src/ui/later.ts'), 'utf8');
+  assert.not.match(later, 'screens/notes/', 'the chunk loaded on use no longer takes in the backup');
+  assert.match(later, /^export \{ resumeAfterReload \}/m, 'the rest of it stays');
   for (const file of readdirSync(path.join(copy, 'src'), { recursive: true, encoding: 'utf8' }).filter((name) => /\.tsx?$/.test(name)))
     assert.not.match(readFileSync(path.join(copy, 'src', file), 'utf8'), 'src/notes/', `src/${file} points at the demo`);
   const built = spawnSync(process.execPath, ['build.mjs', '--out', 'dist'], { cwd: copy, encoding: 'utf8' });

@@ -8,14 +8,13 @@ import {
   backupText,
   BACKUP_FORMAT,
   MAX_BACKUP_BYTES,
-  MAX_NOTES,
   limitProblem,
   mergeBackup,
   readBackup,
   sizeProblem,
   type Backup,
 } from '../../../src/notes/backup';
-import { merge, newId, type Doc, type Note } from '../../../src/notes/model';
+import { MAX_NOTES, merge, newId, type Doc, type Note } from '../../../src/notes/model';
 import { editNote, NOTES_KEY, notes, restoreNotes, startNotes } from '../../../src/notes/store';
 import { domPerTest, tinyStorage } from '../dom';
 import { present } from '../../present';
@@ -206,7 +205,10 @@ restoring('the merged notes are written in one setItem, with the pending edits, 
   const { storage, writes } = countingWrites(localStorage, NOTES_KEY);
   env.stop = startNotes({ storage });
   editNote('a', 'typed, not saved yet');
-  assert.equal(restoreNotes([{ id: 'b', text: 'restored', at: 3 }]), { added: 1, updated: 0, broughtBack: 0, newerHere: 0 });
+  assert.equal(
+    restoreNotes((here) => mergeBackup(here, [{ id: 'b', text: 'restored', at: 3 }], Date.now())),
+    { added: 1, updated: 0, broughtBack: 0, newerHere: 0 },
+  );
   assert.is(writes(), 1);
   assert.equal(
     JSON.parse(present(localStorage.getItem(NOTES_KEY), 'the notes in localStorage')).notes.map((note: Note) => note.text),
@@ -221,7 +223,10 @@ restoring('the merged notes are written in one setItem, with the pending edits, 
 restoring('storage full: refused, and nothing changes, stored or on screen', () => {
   const before = localStorage.getItem(NOTES_KEY);
   env.stop = startNotes({ storage: tinyStorage(50) });
-  assert.equal(restoreNotes([{ id: 'b', text: 'x'.repeat(100), at: 3 }]), { problem: 'full' });
+  assert.equal(
+    restoreNotes((here) => mergeBackup(here, [{ id: 'b', text: 'x'.repeat(100), at: 3 }], Date.now())),
+    { problem: 'full' },
+  );
   assert.is(localStorage.getItem(NOTES_KEY), before);
   assert.equal(
     notes.getSnapshot().notes.map((note) => note.text),
