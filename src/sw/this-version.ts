@@ -11,9 +11,7 @@ import { VERSION } from './config';
  */
 export async function isThisVersions(bytes: ArrayBuffer | Uint8Array<ArrayBuffer>, integrity: string): Promise<boolean> {
   if (integrity) return (await sri(bytes)) === integrity;
-  try {
-    return JSON.parse(new TextDecoder().decode(bytes))?.version === VERSION;
-  } catch {
-    return false;
-  }
+  // Bytes that are not JSON are no version's.
+  const audit = await new Response(bytes).json().catch(() => undefined);
+  return audit?.version === VERSION;
 }

@@ -43,6 +43,35 @@ test('a file that fails its hash from the HTTP cache is asked again of the serve
   );
 });
 
+test("audit.json, which has no hash, must name this version: another's, or bytes that are none, fail the install", async () => {
+  for (const wrong of [JSON.stringify({ version: 'another-version', files: [] }), 'not json', 'null']) {
+    const world = new World();
+    const v1 = await buildWorker(smallSite());
+    world.host(v1);
+    // A deploy landing mid-install: the server answers another version's audit, or bytes that are none.
+    world.network.script('/audit.json', { body: wrong });
+    let failed = false;
+    await WorkerUnderTest.start(world, v1)
+      .install()
+      .catch(() => {
+        failed = true;
+      });
+    assert.ok(failed, `${wrong} fails the install`);
+    assert.equal([...world.storage.caches.keys()], [], 'and leaves no cache behind');
+    assert.equal(
+      world.network.seen.filter((request) => request.path === '/audit.json').map((request) => request.cache),
+      ['reload'],
+      'asked of the server, never of the HTTP cache',
+    );
+  }
+  const world = new World();
+  const v1 = await buildWorker(smallSite());
+  world.host(v1);
+  await WorkerUnderTest.start(world, v1).install();
+  const stored = await world.storage.caches.get(CACHE_PREFIX + v1.version)?.match('/audit.json');
+  assert.is(await textOf(stored ?? 'network'), v1.files['audit.json'], "this version's audit is stored");
+});
+
 test('an install is all or nothing: one file that cannot be had intact fails it and leaves no cache behind', async () => {
   for (const failure of [{ body: 'gone', status: 404 }, { body: 'altered bytes' }, 'offline'] as const) {
     const world = new World();
