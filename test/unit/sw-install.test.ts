@@ -44,7 +44,9 @@ test('a file that fails its hash from the HTTP cache is asked again of the serve
 });
 
 test('an install is all or nothing: one file that cannot be had intact fails it and leaves no cache behind', async () => {
-  for (const failure of [{ body: 'gone', status: 404 }, { body: 'altered bytes' }, 'offline'] as const) {
+  // The last: the very bytes, from another origin (a redirect there, CORS allowed), which fetch types 'cors'.
+  const elsewhere = { body: smallSite()['assets/app.css'], type: 'cors' } as const;
+  for (const failure of [{ body: 'gone', status: 404 }, { body: 'altered bytes' }, 'offline', elsewhere] as const) {
     const world = new World();
     const v1 = await buildWorker(smallSite());
     world.host(v1);
