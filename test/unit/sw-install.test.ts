@@ -4,6 +4,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { buildWorker, smallSite, textOf, World, WorkerUnderTest } from './lib/worker-under-test';
+import { cacheFailure } from './lib/worker-world';
 
 const CACHE_PREFIX = '[app-under-test@/] ';
 
@@ -58,6 +59,29 @@ test('an install is all or nothing: one file that cannot be had intact fails it 
       failed = true;
     });
     assert.ok(failed, `the install fails on ${JSON.stringify(failure)}`);
+    assert.equal([...world.storage.caches.keys()], [], 'its cache is deleted');
+  }
+});
+
+test('an install refused for lack of room tells the pages so; another failure does not', async () => {
+  for (const [failure, reported] of [
+    [() => new DOMException('The quota has been exceeded.', 'QuotaExceededError'), [{ failed: 'no-room' }]],
+    [cacheFailure, []],
+  ] as const) {
+    const world = new World();
+    const v1 = await buildWorker(smallSite());
+    world.host(v1);
+    // One file's write fails, as the first one past the quota does.
+    world.storage.failing = new Set(['put /assets/app.css']);
+    world.storage.failure = failure;
+    const worker = WorkerUnderTest.start(world, v1);
+    let failed = false;
+    await worker.install().catch(() => {
+      failed = true;
+    });
+    assert.ok(failed, 'the install fails');
+    const reports = [...world.broadcasts.values()].flat().filter((message) => !Array.isArray(message));
+    assert.equal(reports, reported, failure().name);
     assert.equal([...world.storage.caches.keys()], [], 'its cache is deleted');
   }
 });
