@@ -55,7 +55,8 @@ for (const kind of HOSTS) {
     const page = await openInstalled(context, new URL('/status', host.url).href);
     await host.logged();
     const from = host.log.length;
-    // The deep link is no route of this version: online it is the host's to answer (sw-ownership).
+    // The deep link is no route of this version: online it is the host's to answer (engines-versions
+    // scenario 11).
     for (const [p, h1] of ROUTES.filter(([p]) => p !== DEEP_LINK.path)) assert.is(await headingAt(page, new URL(p, host.url).href), h1, p);
     await page.reload();
     await page.getByRole('heading', { level: 1 }).waitFor();
