@@ -1,13 +1,14 @@
 // The offline guarantees, proven in each browser engine (issue 12): registration, every screen from
-// the cache with the server down, exactly one reload when the network returns (also when it flaps,
-// and with someone typing), a builder's form through the reconnect, and no console errors. The
-// other engine files: engines-versions.test.ts (update, broken update, kill switch, shared origin,
-// handover, a big app on a slow link), engines-second-app.test.ts (the same guarantees on a
-// checklist app), engines-repair-media.test.ts (self-repair, media). Written once against the
-// engine-neutral driver (lib/driver.ts) and the readers every engine shares; each suite's browser,
-// host, profile and shared steps are lib/engine-suite.ts. ENGINE (chromium | firefox | webkit,
-// default chromium) picks the browser and BUILD (react | preact, default both) the build. Run by
-// hand with `node test/harness/engines.mjs firefox react`.
+// the cache with the server down, exactly one reload when the network returns (also when it flaps, and
+// with someone typing), a builder's form through the reconnect, no console errors, and the page's own
+// policy. Each scenario starts from a fresh profile and the host serving v1, so they run in any order.
+// The other engine files: engines-versions.test.ts (update, broken update, kill switch, shared origin,
+// handover, a big app on a slow link), engines-second-app.test.ts (the same guarantees on a checklist
+// app), engines-repair-media.test.ts (self-repair, media). Written once against the engine-neutral
+// driver (lib/driver.ts) and the readers every engine shares; each suite's browser, host, profile and
+// shared steps are lib/engine-suite.ts. ENGINE (chromium | firefox | webkit, default chromium) picks
+// the browser and BUILD (react | preact, default both) the build. Run by hand with `node
+// test/harness/engines.mjs firefox react`.
 //
 // Where an engine cannot express a step, a comment says so and the test asserts what it can show.
 import * as assert from 'uvu/assert';
@@ -221,7 +222,7 @@ for (const [index, build] of BUILDS.entries()) {
     },
   );
 
-  scenario('7. no console errors from the app on any screen, once each has finished loading; a control error is seen', async () => {
+  scenario('7a. no console errors from the app on any screen, once each has finished loading; a control error is seen', async () => {
     const tab = await openInstalled();
     // Online, so the app's routes: a path the version does not own is the host's page.
     for (const { path: p, h1: title } of ROUTES) {
@@ -272,8 +273,11 @@ for (const [index, build] of BUILDS.entries()) {
       );
       await s.host.resume();
     }
-    // Last: it unregisters the tab's worker.
-    await assertPolicyEnforced(tab, s.host, s.v1);
+  });
+
+  scenario("7b. the page's own policy, where the host sends none: an inline, a foreign and an unnamed script are refused", async () => {
+    // The scenario's fresh profile has never met the app: no worker answers the probe page.
+    await assertPolicyEnforced((url) => s.profile.open(url), s.host, s.v1);
   });
 
   s.test.run();

@@ -37,39 +37,42 @@ for (const build of BUILDS) {
     }
   });
 
-  test('a stale copy in the HTTP cache is fetched again past it, and the install keeps the right bytes', async ({ browser }) => {
-    // The page fetches /robots.txt first and gets altered bytes that the HTTP cache may keep for
-    // an hour (a stale CDN edge); the install is held until that copy is in the cache.
-    const altered = 'User-agent: *\nDisallow: /stale\n';
-    let servedAltered: () => void = () => {};
-    const alteredInCache = new Promise<void>((resolve) => (servedAltered = resolve));
-    let robotsAsked = 0;
-    const host = await startHost('preview', dir, {
-      intercept: async (request, response) => {
-        if (request.url === '/precache.json') await alteredInCache;
-        if (request.url !== '/robots.txt' || robotsAsked++ > 0) return false;
-        response.writeHead(200, { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'max-age=3600' });
-        response.end(altered, () => servedAltered());
-        return true;
-      },
-    });
-    const context = await freshContext(browser);
-    try {
-      const page = await context.newPage();
-      await page.goto(host.url);
-      assert.is(await page.evaluate(() => fetch('/robots.txt').then((response) => response.text())), altered);
-      await waitReady(page);
-      assert.is(robotsAsked, 2, 'the install asked the server again for the copy that failed its hash');
-      const cached = await page.evaluate(async () => {
-        const name = (await caches.keys())[0];
-        return (await (await caches.open(name)).match('/robots.txt'))?.text();
+  // The worker's check, on the React build: sw.js is the same bytes in both builds (in-process too:
+  // test/unit/sw-install.test.ts). What the page itself loads first, above, differs between them.
+  if (build.name === 'react')
+    test('a stale copy in the HTTP cache is fetched again past it, and the install keeps the right bytes', async ({ browser }) => {
+      // The page fetches /robots.txt first and gets altered bytes that the HTTP cache may keep for
+      // an hour (a stale CDN edge); the install is held until that copy is in the cache.
+      const altered = 'User-agent: *\nDisallow: /stale\n';
+      let servedAltered: () => void = () => {};
+      const alteredInCache = new Promise<void>((resolve) => (servedAltered = resolve));
+      let robotsAsked = 0;
+      const host = await startHost('preview', dir, {
+        intercept: async (request, response) => {
+          if (request.url === '/precache.json') await alteredInCache;
+          if (request.url !== '/robots.txt' || robotsAsked++ > 0) return false;
+          response.writeHead(200, { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'max-age=3600' });
+          response.end(altered, () => servedAltered());
+          return true;
+        },
       });
-      assert.is(cached, readFileSync(path.join(dir, 'robots.txt'), 'utf8'));
-    } finally {
-      await context.close();
-      await host.close();
-    }
-  });
+      const context = await freshContext(browser);
+      try {
+        const page = await context.newPage();
+        await page.goto(host.url);
+        assert.is(await page.evaluate(() => fetch('/robots.txt').then((response) => response.text())), altered);
+        await waitReady(page);
+        assert.is(robotsAsked, 2, 'the install asked the server again for the copy that failed its hash');
+        const cached = await page.evaluate(async () => {
+          const name = (await caches.keys())[0];
+          return (await (await caches.open(name)).match('/robots.txt'))?.text();
+        });
+        assert.is(cached, readFileSync(path.join(dir, 'robots.txt'), 'utf8'));
+      } finally {
+        await context.close();
+        await host.close();
+      }
+    });
 
   test.run();
 }

@@ -1,22 +1,22 @@
-// Deploys, as a user meets them: a new version waits until the user takes it and then arrives with
-// exactly one reload; a broken new version (a file missing, altered or failing) never installs and
-// the old one keeps working offline; the kill switch withdraws the worker and every cache of ours.
-// Each test is a deploy: the host switches the folder it serves.
-import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+// Deploys, as a user meets them, on each host: a new version waits until the user takes it and
+// then arrives with exactly one reload; a new version with a file missing (each host answers that
+// its own way) never installs and the old one keeps working offline; the kill switch withdraws the
+// worker and every cache of ours. Each test is a deploy: the host switches the folder it serves.
+// (Altered bytes and a file failing with a 500: engines-versions.test.ts scenario 5 in every engine,
+// and test/unit/sw-install.test.ts.)
+import { rmSync } from 'node:fs';
 import path from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import type { Intercept } from '../../tools/serve/server.mjs';
 import { appRunning, countLoads, openInstalled, openInstalledWatched } from './lib/app';
 import { freshContext } from './lib/browser';
-import { hostsFor, requestsSince, startHost, type Host } from './lib/hosts';
+import { HOSTS, requestsSince, startHost, type Host } from './lib/hosts';
 import { appScript, audit, BUILDS, copySite, site } from './lib/site';
 import { shareChromium, type Shared } from './lib/suite';
 import { until } from './lib/wait';
 import { cacheNames } from './lib/caches';
 import { FIELD_SCREEN, variant } from './lib/screens';
-import { present } from '../present';
 import { CACHE_PREFIX } from '../../src/contract/app-name';
 import { appField, appStorage, fieldScreenUrl } from './lib/field';
 
@@ -53,24 +53,19 @@ for (const build of BUILDS) {
   const dist = site(build.name, 'v1');
   const next = site(build.name, 'v2');
   const kill = site(build.name, 'kill');
-  for (const kind of hostsFor(build.name)) {
+  // The page's side of an update (its one reload, what was typed) runs on both builds; what the
+  // worker does with a deploy, and each host's part in it, on the React build (sw.js is the same
+  // bytes in both).
+  for (const kind of build.name === 'react' ? HOSTS : (['preview'] as const)) {
     const test = suite<Shared>(`sw update (${build.name}, ${kind})`);
     let context: BrowserContext;
-    // The preview server can fail one file of a deploy with a 500; python cannot.
-    let failing = '';
-    const failOne: Intercept = (req, res) => {
-      if (!failing || req.url !== failing) return false;
-      res.writeHead(500, { 'Content-Type': 'text/plain' }).end('Internal Server Error\n');
-      return true;
-    };
-    shareChromium(test, () => startHost(kind, dist, kind === 'preview' ? { intercept: failOne } : {}));
+    shareChromium(test, () => startHost(kind, dist));
     test.before.each(async ({ browser }) => {
       context = await freshContext(browser);
     });
     test.after.each(async ({ host }) => {
       await context.close();
       await host.setRoot(dist);
-      failing = '';
     });
 
     test('a new version waits for "Reload to update", then arrives with exactly one reload in each tab, keeping what was typed', async ({
@@ -144,84 +139,57 @@ for (const build of BUILDS) {
       assert.ok(await page.evaluate(() => !!navigator.serviceWorker.controller));
     }
 
-    test('a new version with a file missing never installs; the old one keeps working offline', async ({ host }) => {
-      await brokenUpdate(host, (dir) => {
-        // Its precompressed copies go too: nginx's gzip_static serves `file.gz` even when `file`
-        // itself is gone, so a deploy missing the file has neither.
-        for (const suffix of ['', '.gz', '.br']) rmSync(path.join(dir, appScript(next) + suffix), { force: suffix !== '' });
-      });
-    });
-
-    // The worker hashes the bytes the browser hands it, after any Content-Encoding is undone, so
-    // refusing altered bytes does not depend on the host; each host's correct bytes verifying is
-    // the first test's install and update. One host is enough.
-    if (kind === 'preview')
-      test('a new version with a file whose bytes differ from its hash never installs; the old one keeps working offline', async ({
-        host,
-      }) => {
+    if (build.name === 'react')
+      test('a new version with a file missing never installs; the old one keeps working offline', async ({ host }) => {
         await brokenUpdate(host, (dir) => {
-          // Same length, one character changed: only the SHA-384 can tell.
-          const file = path.join(dir, 'index.html');
-          const text = readFileSync(file, 'utf8');
-          writeFileSync(file, text.replace(' v2 · ', ' V2 · '));
-          // The precompressed copies go too, or a host that serves them would send the intact bytes.
-          rmSync(file + '.br');
-          rmSync(file + '.gz');
-          assert.is.not(readFileSync(file, 'utf8'), text);
+          // Its precompressed copies go too: nginx's gzip_static serves `file.gz` even when `file`
+          // itself is gone, so a deploy missing the file has neither.
+          for (const suffix of ['', '.gz', '.br']) rmSync(path.join(dir, appScript(next) + suffix), { force: suffix !== '' });
         });
       });
 
-    if (kind === 'preview')
-      test('a new version whose server fails one file with a 500 never installs; the old one keeps working offline', async ({ host }) => {
-        const js = present(
-          readdirSync(path.join(next, 'assets')).find((f) => f.endsWith('.js')),
-          'a .js file in assets/',
+    if (build.name === 'react')
+      test('the kill switch leaves no registration and no cache of ours, and the page works online, with no console problem', async ({
+        host,
+      }) => {
+        const { page, problems } = await openInstalledWatched(context, fieldScreenUrl(host.url));
+        await makeOtherCache(page);
+        await appField(page).fill('still here after the kill switch');
+        // What the app stored, its pending saves flushed by a reload (pagehide).
+        await page.reload();
+        await appRunning(page);
+        const stored = await appStorage(page);
+        const loads = countLoads(page);
+        await host.logged();
+        const sinceDeploy = host.log.length;
+        await host.setRoot(kill);
+        await checkForUpdate(page);
+        // The worker reloads the pages it controlled; they come back from the network, uncontrolled.
+        await until('the page to be reloaded', () => loads.n > 0);
+        // The reloaded page registers the kill-switch worker again (a second GET /sw.js after the
+        // update check's); from then on its registration exists until the worker withdraws it.
+        await until(
+          'the reloaded page to register the worker again',
+          () => requestsSince(host, sinceDeploy).filter((url) => url === '/sw.js').length >= 2,
         );
-        failing = `/assets/${js}`;
-        await brokenUpdate(host, () => {});
+        const gone = async () =>
+          (await registrations(page).catch(() => 1)) === 0 && (await cacheNames(page).catch(() => [])).join() === OTHER;
+        await until('no registration and no cache of ours, after the second withdrawal', gone);
+        assert.is(await page.evaluate(() => navigator.serviceWorker.controller), null);
+        // The withdrawal reloads the page where it was (the worker navigates to the URL its document
+        // was created with; the page's own update reload, once the kill worker has activated, keeps
+        // /status/): go to the field screen, then reload, so the HTTP cache cannot answer (python sends no
+        // Cache-Control, and a plain navigation may be answered heuristically).
+        await page.goto(fieldScreenUrl(host.url));
+        await host.logged();
+        const beforeReload = host.log.length;
+        await page.reload();
+        await appField(page).waitFor();
+        await host.logged();
+        assert.ok(requestsSince(host, beforeReload).includes(FIELD_SCREEN.path), 'the page came from the network');
+        assert.equal(await appStorage(page), stored, 'all the app stored is kept');
+        assert.equal(problems, []);
       });
-
-    test('the kill switch leaves no registration and no cache of ours, and the page works online, with no console problem', async ({
-      host,
-    }) => {
-      const { page, problems } = await openInstalledWatched(context, fieldScreenUrl(host.url));
-      await makeOtherCache(page);
-      await appField(page).fill('still here after the kill switch');
-      // What the app stored, its pending saves flushed by a reload (pagehide).
-      await page.reload();
-      await appRunning(page);
-      const stored = await appStorage(page);
-      const loads = countLoads(page);
-      await host.logged();
-      const sinceDeploy = host.log.length;
-      await host.setRoot(kill);
-      await checkForUpdate(page);
-      // The worker reloads the pages it controlled; they come back from the network, uncontrolled.
-      await until('the page to be reloaded', () => loads.n > 0);
-      // The reloaded page registers the kill-switch worker again (a second GET /sw.js after the
-      // update check's); from then on its registration exists until the worker withdraws it.
-      await until(
-        'the reloaded page to register the worker again',
-        () => requestsSince(host, sinceDeploy).filter((url) => url === '/sw.js').length >= 2,
-      );
-      const gone = async () =>
-        (await registrations(page).catch(() => 1)) === 0 && (await cacheNames(page).catch(() => [])).join() === OTHER;
-      await until('no registration and no cache of ours, after the second withdrawal', gone);
-      assert.is(await page.evaluate(() => navigator.serviceWorker.controller), null);
-      // The withdrawal reloads the page where it was (the worker navigates to the URL its document
-      // was created with; the page's own update reload, once the kill worker has activated, keeps
-      // /status/): go to the field screen, then reload, so the HTTP cache cannot answer (python sends no
-      // Cache-Control, and a plain navigation may be answered heuristically).
-      await page.goto(fieldScreenUrl(host.url));
-      await host.logged();
-      const beforeReload = host.log.length;
-      await page.reload();
-      await appField(page).waitFor();
-      await host.logged();
-      assert.ok(requestsSince(host, beforeReload).includes(FIELD_SCREEN.path), 'the page came from the network');
-      assert.equal(await appStorage(page), stored, 'all the app stored is kept');
-      assert.equal(problems, []);
-    });
 
     test.run();
   }

@@ -4,6 +4,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { buildWorker, smallSite, textOf, World, WorkerUnderTest } from './lib/worker-under-test';
+import { cacheFailure } from './lib/worker-world';
 
 const CACHE_PREFIX = '[app-under-test@/] ';
 
@@ -73,7 +74,9 @@ test("audit.json, which has no hash, must name this version: another's, or bytes
 });
 
 test('an install is all or nothing: one file that cannot be had intact fails it and leaves no cache behind', async () => {
-  for (const failure of [{ body: 'gone', status: 404 }, { body: 'altered bytes' }, 'offline'] as const) {
+  // The last: the very bytes, from another origin (a redirect there, CORS allowed), which fetch types 'cors'.
+  const elsewhere = { body: smallSite()['assets/app.css'], type: 'cors' } as const;
+  for (const failure of [{ body: 'gone', status: 404 }, { body: 'altered bytes' }, 'offline', elsewhere] as const) {
     const world = new World();
     const v1 = await buildWorker(smallSite());
     world.host(v1);
@@ -85,6 +88,29 @@ test('an install is all or nothing: one file that cannot be had intact fails it 
       failed = true;
     });
     assert.ok(failed, `the install fails on ${JSON.stringify(failure)}`);
+    assert.equal([...world.storage.caches.keys()], [], 'its cache is deleted');
+  }
+});
+
+test('an install refused for lack of room tells the pages so; another failure does not', async () => {
+  for (const [failure, reported] of [
+    [() => new DOMException('The quota has been exceeded.', 'QuotaExceededError'), [{ failed: 'no-room' }]],
+    [cacheFailure, []],
+  ] as const) {
+    const world = new World();
+    const v1 = await buildWorker(smallSite());
+    world.host(v1);
+    // One file's write fails, as the first one past the quota does.
+    world.storage.failing = new Set(['put /assets/app.css']);
+    world.storage.failure = failure;
+    const worker = WorkerUnderTest.start(world, v1);
+    let failed = false;
+    await worker.install().catch(() => {
+      failed = true;
+    });
+    assert.ok(failed, 'the install fails');
+    const reports = [...world.broadcasts.values()].flat().filter((message) => !Array.isArray(message));
+    assert.equal(reports, reported, failure().name);
     assert.equal([...world.storage.caches.keys()], [], 'its cache is deleted');
   }
 });

@@ -80,7 +80,7 @@ test('a Range request for a cached file is answered 206 from the whole copy; one
   assert.is(world.network.seen.length, 0, 'both from the cache');
 });
 
-test("a Range request for a file the version does not hold gets the host's answer untouched", async () => {
+test("a Range request for a file the version does not hold gets the host's answer untouched: a 404, the host's own 206", async () => {
   const { world, worker } = await installed();
   world.network.script('/media/missing.mp3', { body: 'Not found', status: 404 });
   const answer = await worker.request('/media/missing.mp3', { headers: { range: 'bytes=0-' } });
@@ -90,6 +90,11 @@ test("a Range request for a file the version does not hold gets the host's answe
     [['/media/missing.mp3', 'bytes=0-']],
     'asked once, with its Range',
   );
+  // A host that answers ranges itself: its 206 goes through as sent, bytes and offsets.
+  world.network.script('/media/clip.bin', { body: 'ABCDEFGHIJ', status: 206, headers: { 'content-range': 'bytes 10-19/100' } });
+  const part = await worker.request('/media/clip.bin', { headers: { range: 'bytes=10-19' } });
+  assert.ok(part !== 'network');
+  assert.equal([part.status, part.headers.get('content-range'), await part.text()], [206, 'bytes 10-19/100', 'ABCDEFGHIJ']);
 });
 
 test("with the Cache API failing, every request gets the network's answer: an online person is never locked out", async () => {

@@ -56,7 +56,7 @@ const sharedEngine = (name: EngineName): Promise<Engine> => (engine ??= launchEn
  * requests that Firefox also reports as failed with NS_BINDING_ABORTED (cancelled); when the test
  * lets each screen's fetches finish before navigating it never comes (0 of 12 runs, against 1 in
  * 2-4 runs otherwise); and a real failure of the worker's answer reads differently ("A
- * ServiceWorker passed a promise to FetchEvent.respondWith() that rejected with ...", which test 7
+ * ServiceWorker passed a promise to FetchEvent.respondWith() that rejected with ...", which scenario 7a
  * shows is still reported). So it is ignored by its exact text, and only for a precached URL of the
  * host: those the worker answers from CacheStorage, with no network that could fail.
  */

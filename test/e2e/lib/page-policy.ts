@@ -54,22 +54,17 @@ function probePage(site: string, foreign: string): string {
  * server by another name); each is refused with a `securitypolicyviolation` (the positive signal),
  * and then neither ran. A same-origin script the policy does not name by hash is
  * refused too: the strict form of script-src ('strict-dynamic' makes CSP3 engines ignore 'self').
- * The tab's worker is unregistered first: the worker would answer the probe page's navigation
- * with the app's not-found page (and WebKitGTK's driver allows one session, so no fresh profile).
- * Leaves the tab on the probe page, without a worker, and the
- * host serving a copy of `site` with the probe page.
+ * `open` opens the probe page in a profile with no worker of the app (one would answer the probe
+ * page's navigation with the app's not-found page). Leaves the host serving a copy of `site` with
+ * the probe page.
  */
-export async function assertPolicyEnforced(tab: Tab, host: Host, site: string): Promise<void> {
+export async function assertPolicyEnforced(open: (url: string) => Promise<Tab>, host: Host, site: string): Promise<void> {
   const root = new URL('/', host.url).href;
   assert.is((await fetch(root)).headers.get('content-security-policy'), null, 'python sends no policy header');
   const probe = new URL('/csp-probe.js', root.replace('127.0.0.1', 'localhost')).href;
   await host.setRoot(probePage(site, probe));
-  // Unregistering removes the scope's registration at once (Service Workers, "Unregister"): the
-  // next navigation is not the worker's.
-  await tab.evaluate(async () => {
-    for (const registration of await navigator.serviceWorker.getRegistrations()) await registration.unregister();
-  });
-  await tab.goto(new URL('/csp-probe.html', root).href);
+  const tab = await open(new URL('/csp-probe.html', root).href);
+  assert.is(await tab.evaluate(() => !!navigator.serviceWorker?.controller), false, 'no worker answered the probe page');
   const reported = () => tab.evaluate(() => (window as Probed).__cspSeen ?? []);
   const unnamed = new URL('/csp-unnamed.js', root).href;
   await until('the page to report three refusals', async () => (await reported()).length >= 3);

@@ -28,11 +28,11 @@ export class MemoryCache {
 
   /** Cache.put: refuses a partial response and a used body, as the spec says; stores the bytes. */
   async put(request: RequestInfo | URL, response: Response): Promise<void> {
-    this.storage.check('put');
+    this.storage.check('put', request);
     if (response.status === 206) throw new TypeError('Cache.put: a partial response (206) cannot be stored');
     if (response.bodyUsed) throw new TypeError('Cache.put: the body was already used');
     const body = new Uint8Array(await response.arrayBuffer());
-    this.storage.check('put');
+    this.storage.check('put', request);
     this.entries.set(absolute(request), {
       status: response.status,
       statusText: response.statusText,
@@ -75,12 +75,20 @@ export class MemoryCache {
 /** CacheStorage in memory, whose every call can be made to fail as a damaged profile's does. */
 export class MemoryCacheStorage {
   readonly caches = new Map<string, MemoryCache>();
-  /** Set to make every call reject (as Chromium's UnknownError), or only the named operations. */
+  /**
+   * Set to make every call reject (as Chromium's UnknownError), or only the named operations, or an
+   * operation on one path only (`put /assets/app.css`).
+   */
   failing: boolean | Set<string> = false;
+  /** What a failing call throws: Chromium's UnknownError unless told (a full device's QuotaExceededError). */
+  failure: () => DOMException = cacheFailure;
 
-  /** Throws when the test made `operation` fail. */
-  check(operation: string): void {
-    if (this.failing === true || (this.failing instanceof Set && this.failing.has(operation))) throw cacheFailure();
+  /** Throws when the test made `operation` (on `request`, when given) fail. */
+  check(operation: string, request?: RequestInfo | URL): void {
+    if (this.failing === true) throw this.failure();
+    if (!(this.failing instanceof Set)) return;
+    const onPath = request ? `${operation} ${new URL(absolute(request)).pathname}` : '';
+    if (this.failing.has(operation) || this.failing.has(onPath)) throw this.failure();
   }
 
   async open(name: string): Promise<MemoryCache> {
