@@ -1,9 +1,10 @@
 // The bench's numbers in docs/: docs/timings.json keeps the numbers docs/testing.md's timing table
 // shows, and the table between its `timings` markers is rendered from that file alone, so a unit
 // test can check the two agree. A run replaces the numbers it measured and keeps the others: those
-// of parts it did not run (--only, the demo's parts after remove-demo) and the ratios to Vite, which
-// come from `--compare` runs against one of two peer sites (`vite-peer.mjs`, with or without
-// `--same-files`) that the run cannot tell apart: they are copied from the comparison it prints.
+// of parts it did not run (--only, the demo's parts after remove-demo). The ratios to Vite come from
+// `--compare` runs against one of two peer sites (`vite-peer.mjs`, with or without `--same-files`),
+// which tells them apart by the stamp it leaves in the site (PEER_STAMP); a compared site without
+// one (not our peer) leaves the ratios as they were.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { replaceBetweenMarkers } from '../../tools/doc-markers.mjs';
@@ -12,6 +13,8 @@ import { replaceBetweenMarkers } from '../../tools/doc-markers.mjs';
 export const TIMINGS_JSON = 'docs/timings.json';
 /** The document holding the table, from the project's root. */
 export const TIMINGS_DOC = 'docs/testing.md';
+/** The file vite-peer.mjs leaves in the site it builds: `{ "peer": "vite", "sameFiles": boolean }`. */
+export const PEER_STAMP = 'vite-peer.json';
 
 /**
  * One build's numbers as the table shows them (a number absent: "—"; lighthouse null: "not run").
@@ -171,8 +174,41 @@ export function buildTimingsFrom(parts, previous) {
   };
   /** @type {Record<string, unknown>} */
   const merged = { ...previous };
-  for (const [key, value] of Object.entries(fresh)) if (value !== undefined && !Number.isNaN(value)) merged[key] = value;
+  for (const [key, value] of Object.entries({ ...fresh, ...peerRatios(p) })) {
+    if (value === undefined || Number.isNaN(value)) continue;
+    // Milliseconds to the millisecond, ratios to the hundredth: what the table shows, no float noise.
+    merged[key] = typeof value !== 'number' ? value : key.endsWith('Ms') ? Math.round(value) : Math.round(value * 100) / 100;
+  }
   return /** @type {BuildTimings} */ (merged);
+}
+
+/**
+ * The ratios to the Vite peer from a `--compare` run against a site vite-peer.mjs built (its stamp
+ * says which of the two), or none.
+ * @param {import('./report.mjs').MeasuredParts} parts
+ * @returns {Partial<BuildTimings>}
+ */
+function peerRatios(parts) {
+  const load = measured(() => parts.load);
+  const compared = load?.compared;
+  if (!load || !compared) return {};
+  const stampFile = path.join(compared.dir, PEER_STAMP);
+  if (!existsSync(stampFile)) return {};
+  const stamp = JSON.parse(readFileSync(stampFile, 'utf8'));
+  /** @param {(site: import('./load.mjs').SiteSummary) => number | undefined} pick */
+  const ratioTo = (pick) => {
+    const ours = pick(load);
+    const theirs = pick(compared);
+    return ours === undefined || !theirs ? undefined : ours / theirs;
+  };
+  const readySlow = ratioTo((site) => site.slow.readyMs.median);
+  const loadToReadyLoopback = ratioTo((site) => site.loopback.loadToReadyMs.median);
+  if (stamp.sameFiles) return { viteSameFilesLoadToReadyLoopback: loadToReadyLoopback, viteSameFilesReadySlow: readySlow };
+  return {
+    viteFirstPaintSlow: ratioTo((site) => site.slow.fcpMs.median),
+    viteReadySlow: readySlow,
+    viteLoadToReadyLoopback: loadToReadyLoopback,
+  };
 }
 
 /**

@@ -12,6 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { runInGroup } from '../harness/process-group.mjs';
 import { BENCH, ROOT } from './root.mjs';
+import { PEER_STAMP } from './timings-doc.mjs';
 
 const TEMPLATE = path.join(BENCH, 'vite-peer');
 // The versions the README's comparison was measured with; React is this project's own version
@@ -91,6 +92,8 @@ async function main() {
     });
     rmSync(out, { recursive: true, force: true });
     cpSync(path.join(peer, 'dist'), out, { recursive: true });
+    // Which peer this is, for the bench's ratios (timings-doc.mjs).
+    writeFileSync(path.join(out, PEER_STAMP), `${JSON.stringify({ peer: 'vite', sameFiles })}\n`);
     console.log(out);
   } finally {
     rmSync(work, { recursive: true, force: true });

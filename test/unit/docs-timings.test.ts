@@ -1,11 +1,11 @@
 // docs/testing.md's timing table is what docs/timings.json renders to, and a bench run writes both:
 // the numbers it measured over those it did not, and only the text between the table's markers.
-import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { TIMINGS_DOC, TIMINGS_JSON, renderTimings, writeTimingsDoc } from '../../test/bench/timings-doc.mjs';
+import { PEER_STAMP, TIMINGS_DOC, TIMINGS_JSON, renderTimings, writeTimingsDoc } from '../../test/bench/timings-doc.mjs';
 import { betweenMarkers } from '../../tools/doc-markers.mjs';
 
 const test = suite('docs: timings');
@@ -54,6 +54,38 @@ test('a bench run writes what it measured into timings.json and the table, keeps
     assert.is(betweenMarkers(doc, 'timings', TIMINGS_DOC), renderTimings(after));
     const outside = (text: string) => text.replace(betweenMarkers(text, 'timings', TIMINGS_DOC), '');
     assert.is(outside(doc), outside(docBefore), 'nothing outside the markers changed');
+  } finally {
+    rmSync(copy, { recursive: true, force: true });
+  }
+});
+
+/** A first visit's medians as load.mjs summarises them: loopback and slow, FCP, ready and load -> ready. */
+const visit = (fcp: number, ready: number, loadToReady: number) => {
+  const profile = { fcpMs: { median: fcp }, readyMs: { median: ready }, loadToReadyMs: { median: loadToReady } };
+  return { loopback: profile, slow: profile, slowIdentity: profile };
+};
+
+test("a --compare run against vite-peer.mjs's site writes the ratios to it, rounded; against another site, none", () => {
+  const copy = docsCopy();
+  const peer = path.join(copy, 'peer');
+  mkdirSync(peer);
+  try {
+    const before = JSON.parse(read(copy, TIMINGS_JSON));
+    const load = { ...visit(100.4, 900.6, 333.3333), compared: { dir: peer, ...visit(200, 1000, 300) } };
+    writeTimingsDoc(copy, { react: { load } } as never, { chromium: '160' });
+    const unstamped = JSON.parse(read(copy, TIMINGS_JSON)).builds.react;
+    assert.is(unstamped.viteReadySlow, before.builds.react.viteReadySlow, 'a site that is not our peer: the ratios kept');
+    assert.is(unstamped.readySlowMs, 901, 'milliseconds rounded');
+    writeFileSync(path.join(peer, PEER_STAMP), JSON.stringify({ peer: 'vite', sameFiles: false }));
+    writeTimingsDoc(copy, { react: { load } } as never, { chromium: '160' });
+    const plain = JSON.parse(read(copy, TIMINGS_JSON)).builds.react;
+    assert.equal([plain.viteFirstPaintSlow, plain.viteReadySlow, plain.viteLoadToReadyLoopback], [0.5, 0.9, 1.11]);
+    assert.is(plain.viteSameFilesReadySlow, before.builds.react.viteSameFilesReadySlow, 'the same-files ratios kept');
+    writeFileSync(path.join(peer, PEER_STAMP), JSON.stringify({ peer: 'vite', sameFiles: true }));
+    writeTimingsDoc(copy, { react: { load } } as never, { chromium: '160' });
+    const sameFiles = JSON.parse(read(copy, TIMINGS_JSON)).builds.react;
+    assert.equal([sameFiles.viteSameFilesLoadToReadyLoopback, sameFiles.viteSameFilesReadySlow], [1.11, 0.9]);
+    assert.is(sameFiles.viteReadySlow, 0.9, 'the plain ratios kept from the run before');
   } finally {
     rmSync(copy, { recursive: true, force: true });
   }
