@@ -33,7 +33,9 @@ export async function precacheVerified(): Promise<void> {
   try {
     const manifestResponse = await fetchVerified(MANIFEST_URL, MANIFEST_INTEGRITY, { keepalive: true });
     const manifest: Manifest = await manifestResponse.clone().json();
-    store(MANIFEST_URL, manifestResponse);
+    // Not awaited (the downloads start at once), yet handled: a refused write (a full device) is
+    // Promise.all's below, not an unhandled rejection in the worker's console meanwhile.
+    store(MANIFEST_URL, manifestResponse).catch(() => {});
     await fetchAndStoreReportingProgress(manifest, store, channel);
     await Promise.all(writes);
   } catch (error) {
