@@ -125,16 +125,67 @@ async function types() {
   record('type check', passed, failed);
 }
 
+/** The unit files' times of the last run (uvu-run.mjs's TEST_TIMES), by path under the bundle folder. */
+const UNIT_TIMES = path.join(cache, 'unit-times.json');
+
+/**
+ * Shares `files` out into `count` groups of about equal time (the longest first, each to the group
+ * with the least so far), by the times `known` (ms; a file not timed yet counts a second); each
+ * group in name order.
+ * @param {string[]} files
+ * @param {Record<string, number>} known
+ * @param {number} count
+ */
+function shareByTime(files, known, count) {
+  const groups = Array.from({ length: count }, () => ({ ms: 0, files: /** @type {string[]} */ ([]) }));
+  const ms = (/** @type {string} */ file) => known[file] ?? 1000;
+  for (const file of [...files].sort((a, b) => ms(b) - ms(a) || a.localeCompare(b))) {
+    const least = groups.reduce((a, b) => (b.ms < a.ms ? b : a));
+    least.ms += ms(file);
+    least.files.push(file);
+  }
+  return groups.filter((group) => group.files.length).map((group) => group.files.sort());
+}
+
+/**
+ * The unit files, in two processes at once (these machines have 2 cores, and the slow files spend
+ * most of their time waiting on the builds they spawn), shared out by the last run's times.
+ */
 async function unit() {
   console.log('== unit tests (uvu + happy-dom, test/unit/)');
-  const files = await bundleTests({ root, dir: 'unit', outdir: path.join(cache, 'unit'), grep });
+  const outdir = path.join(cache, 'unit');
+  const files = await bundleTests({ root, dir: 'unit', outdir, grep });
   if (!files.length) return record('unit', 0, 0);
-  // A unit test file takes a second or two: a minute means it hangs (uvu-run.mjs names the test).
-  const { code, out } = await run(process.execPath, ['--enable-source-maps', 'test/harness/uvu-run.mjs', ...files], {
-    env: { FORCE_COLOR: '0', TEST_FILE_LIMIT_S: '60' },
-  });
-  const c = uvuCounts(out, code);
-  record('unit', c.passed, c.failed);
+  /** @type {Record<string, number>} */
+  const known = existsSync(UNIT_TIMES) ? JSON.parse(await fs.readFile(UNIT_TIMES, 'utf8')) : {};
+  const relative = files.map((file) => path.relative(outdir, file));
+  const groups = shareByTime(relative, known, Math.min(2, os.availableParallelism()));
+  const runs = await Promise.all(
+    groups.map(async (group, index) => {
+      const times = path.join(cache, `unit-times-${index}.json`);
+      await fs.rm(times, { force: true });
+      const paths = group.map((file) => path.join(outdir, file));
+      // A unit test file takes a second or two: a minute means it hangs (uvu-run.mjs names the test).
+      const result = await run(process.execPath, ['--enable-source-maps', 'test/harness/uvu-run.mjs', ...paths], {
+        capture: true,
+        env: { FORCE_COLOR: '0', TEST_FILE_LIMIT_S: '60', TEST_TIMES: times },
+      });
+      /** @type {Record<string, number>} */
+      const took = existsSync(times) ? JSON.parse(await fs.readFile(times, 'utf8')) : {};
+      for (const [file, ms] of Object.entries(took)) known[path.relative(outdir, file)] = ms;
+      return result;
+    }),
+  );
+  await fs.writeFile(UNIT_TIMES, JSON.stringify(known, null, 2));
+  let passed = 0;
+  let failed = 0;
+  for (const { code, out } of runs) {
+    process.stdout.write(out);
+    const counts = uvuCounts(out, code);
+    passed += counts.passed;
+    failed += counts.failed;
+  }
+  record('unit', passed, failed);
 }
 
 /** The test sites' build, started by the first suite that needs them. @type {Promise<string> | undefined} */
