@@ -4,9 +4,9 @@
 // against built dist/ folders, and the offline guarantees of test/e2e/engines*.test.ts in Chromium,
 // Firefox and WebKit). Prints `N passed, M failed` last.
 // Usage: node test/harness/runner.mjs [lint|types|unit|browser|e2e ...] [--grep TEXT] [--engine chromium,firefox,webkit] [--quick]
-//   (default: all suites, in order; --engine runs only engines*.test.ts, in those engines; --quick is
-//   the edit loop's run: lint, types, unit and the shell's guarantees (engines*.test.ts) in Chromium
-//   on the React build, with types checked and the test sites built while the others run)
+//   (default: all suites, printed in order, types and unit running from the start beside the others;
+//   --engine runs only engines*.test.ts, in those engines; --quick is the edit loop's run: lint,
+//   types, unit and the shell's guarantees (engines*.test.ts) in Chromium on the React build)
 import { existsSync, promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -17,6 +17,7 @@ import { runInGroup } from './process-group.mjs';
 import { ensureCspEvaluator, ensureObservatory, ensureTestMachine, ensureWrangler, needsPagesRuntime, testCache } from './setup.mjs';
 import { bundleTests } from './test-bundle.mjs';
 import { buildTestSites } from './test-sites.mjs';
+import { runUnitGroups } from './unit-groups.mjs';
 import { describeTestScreens } from './field-screen.mjs';
 import { PROGRAMS } from '../../tools/typecheck.mjs';
 
@@ -41,12 +42,12 @@ let suiteStarted = performance.now();
  * @param {string} suite
  * @param {number} passed
  * @param {number} failed
+ * @param {number} [took] the suite's ms, when it ran beside others (else: since it started printing)
  */
-const record = (suite, passed, failed) => {
+const record = (suite, passed, failed, took = performance.now() - suiteStarted) => {
   totals.passed += passed;
   totals.failed += failed;
-  const seconds = Math.round((performance.now() - suiteStarted) / 1000);
-  console.log(`-- ${suite}: ${passed} passed, ${failed} failed (${seconds} s)\n`);
+  console.log(`-- ${suite}: ${passed} passed, ${failed} failed (${Math.round(took / 1000)} s)\n`);
 };
 
 // Children run in process groups of their own (process-group.mjs): a signal ends this runner through
@@ -90,24 +91,30 @@ async function lint() {
  * Type-checks every program in one child (tools/typecheck.mjs --json: the files the programs share
  * parsed once, TypeScript's incremental state kept in the cache), so the compiler never blocks this
  * runner: the types are checked beside the other suites.
- * @returns {Promise<{ name: string, failed: boolean, errors: string[] }[]>}
+ * @returns {Promise<{ took: number, programs: { name: string, failed: boolean, errors: string[] }[] }>}
  */
 async function checkTypes() {
+  const started = performance.now();
   const names = Object.keys(PROGRAMS);
   const { code, out } = await run(process.execPath, ['tools/typecheck.mjs', '--json', '--cache', path.join(cache, 'types'), ...names], {
     capture: true,
   });
   const line = out.split('\n').find((text) => text.startsWith('[{'));
   // No result line: the checker crashed; its output says why, under every program.
-  if (!line) return names.map((name) => ({ name, failed: true, errors: out.split('\n').filter(Boolean) }));
+  if (!line)
+    return {
+      took: performance.now() - started,
+      programs: names.map((name) => ({ name, failed: true, errors: out.split('\n').filter(Boolean) })),
+    };
   /** @type {{ name: string, errors: string[] }[]} */
   const results = JSON.parse(line);
   // It exits 1 on any error: with none listed, every program counts as failed.
   const crashed = code !== 0 && results.every(({ errors }) => errors.length === 0);
-  return results.map(({ name, errors }) => ({ name, failed: crashed || errors.length > 0, errors }));
+  const programs = results.map(({ name, errors }) => ({ name, failed: crashed || errors.length > 0, errors }));
+  return { took: performance.now() - started, programs };
 }
 
-/** The type check, started by the quick run before its other suites, or by types(). @type {ReturnType<typeof checkTypes> | undefined} */
+/** The type check, started with the run (beside the other suites). @type {ReturnType<typeof checkTypes> | undefined} */
 let typesChecked;
 
 async function types() {
@@ -117,75 +124,44 @@ async function types() {
   typesChecked ??= checkTypes();
   let passed = 0;
   let failed = 0;
-  for (const { name, failed: programFailed, errors } of await typesChecked) {
+  const { took, programs } = await typesChecked;
+  for (const { name, failed: programFailed, errors } of programs) {
     for (const e of errors) console.log(`  ${e}`);
     console.log(`  ${programFailed ? '✘' : '•'} ${name}: ${errors.length} errors`);
     programFailed ? failed++ : passed++;
   }
-  record('type check', passed, failed);
-}
-
-/** The unit files' times of the last run (uvu-run.mjs's TEST_TIMES), by path under the bundle folder. */
-const UNIT_TIMES = path.join(cache, 'unit-times.json');
-
-/**
- * Shares `files` out into `count` groups of about equal time (the longest first, each to the group
- * with the least so far), by the times `known` (ms; a file not timed yet counts a second); each
- * group in name order.
- * @param {string[]} files
- * @param {Record<string, number>} known
- * @param {number} count
- */
-function shareByTime(files, known, count) {
-  const groups = Array.from({ length: count }, () => ({ ms: 0, files: /** @type {string[]} */ ([]) }));
-  const ms = (/** @type {string} */ file) => known[file] ?? 1000;
-  for (const file of [...files].sort((a, b) => ms(b) - ms(a) || a.localeCompare(b))) {
-    const least = groups.reduce((a, b) => (b.ms < a.ms ? b : a));
-    least.ms += ms(file);
-    least.files.push(file);
-  }
-  return groups.filter((group) => group.files.length).map((group) => group.files.sort());
+  record('type check', passed, failed, took);
 }
 
 /**
- * The unit files, in two processes at once (these machines have 2 cores, and the slow files spend
- * most of their time waiting on the builds they spawn), shared out by the last run's times.
+ * Runs the unit files (unit-groups.mjs: two processes at once); resolves to their output and
+ * counts, for unit() to print.
+ * @returns {Promise<{ out: string, passed: number, failed: number, took: number }>}
  */
-async function unit() {
-  console.log('== unit tests (uvu + happy-dom, test/unit/)');
+async function runUnit() {
+  const started = performance.now();
   const outdir = path.join(cache, 'unit');
   const files = await bundleTests({ root, dir: 'unit', outdir, grep });
-  if (!files.length) return record('unit', 0, 0);
-  /** @type {Record<string, number>} */
-  const known = existsSync(UNIT_TIMES) ? JSON.parse(await fs.readFile(UNIT_TIMES, 'utf8')) : {};
-  const relative = files.map((file) => path.relative(outdir, file));
-  const groups = shareByTime(relative, known, Math.min(2, os.availableParallelism()));
-  const runs = await Promise.all(
-    groups.map(async (group, index) => {
-      const times = path.join(cache, `unit-times-${index}.json`);
-      await fs.rm(times, { force: true });
-      const paths = group.map((file) => path.join(outdir, file));
-      // A unit test file takes a second or two: a minute means it hangs (uvu-run.mjs names the test).
-      const result = await run(process.execPath, ['--enable-source-maps', 'test/harness/uvu-run.mjs', ...paths], {
-        capture: true,
-        env: { FORCE_COLOR: '0', TEST_FILE_LIMIT_S: '60', TEST_TIMES: times },
-      });
-      /** @type {Record<string, number>} */
-      const took = existsSync(times) ? JSON.parse(await fs.readFile(times, 'utf8')) : {};
-      for (const [file, ms] of Object.entries(took)) known[path.relative(outdir, file)] = ms;
-      return result;
-    }),
-  );
-  await fs.writeFile(UNIT_TIMES, JSON.stringify(known, null, 2));
+  const runs = files.length ? await runUnitGroups({ root, cache, outdir, files }) : [];
   let passed = 0;
   let failed = 0;
   for (const { code, out } of runs) {
-    process.stdout.write(out);
     const counts = uvuCounts(out, code);
     passed += counts.passed;
     failed += counts.failed;
   }
-  record('unit', passed, failed);
+  return { out: runs.map(({ out }) => out).join(''), passed, failed, took: performance.now() - started };
+}
+
+/** The unit files' run, started with the run (beside the other suites). @type {ReturnType<typeof runUnit> | undefined} */
+let unitRun;
+
+async function unit() {
+  console.log('== unit tests (uvu + happy-dom, test/unit/)');
+  unitRun ??= runUnit();
+  const { out, passed, failed, took } = await unitRun;
+  process.stdout.write(out);
+  record('unit', passed, failed, took);
 }
 
 /** The test sites' build, started by the first suite that needs them. @type {Promise<string> | undefined} */
@@ -329,9 +305,18 @@ const suites = { lint, types, unit, browser, e2e };
 // Browsers and hosts from Debian, installed here when missing (setup.mjs): the README's two
 // commands are all a new machine gets.
 if (wanted.some((name) => name === 'browser' || name === 'e2e')) ensureTestMachine();
-// The quick run checks types and builds the test sites beside its other suites, one core each (a
-// failed build is reported by e2e).
-if (quick && wanted.includes('types')) typesChecked = checkTypes();
+// Types and unit start now, beside lint and the others (their children share the 2 cores); each
+// prints when its turn comes, and a failure to start is reported then (the catch only keeps an
+// early rejection from ending the run before that). The quick run builds the test sites now too
+// (a failed build is reported by e2e).
+if (wanted.includes('types')) {
+  typesChecked = checkTypes();
+  typesChecked.catch(() => {});
+}
+if (wanted.includes('unit')) {
+  unitRun = runUnit();
+  unitRun.catch(() => {});
+}
 if (quick && wanted.includes('e2e')) buildSites().catch(() => {});
 for (const name of wanted) {
   if (!suites[name]) {
