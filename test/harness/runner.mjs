@@ -6,7 +6,7 @@
 // Usage: node test/harness/runner.mjs [lint|types|unit|browser|e2e ...] [--grep TEXT] [--engine chromium,firefox,webkit] [--quick]
 //   (default: all suites, printed in order, types and unit running from the start beside the others;
 //   --engine runs only engines*.test.ts, in those engines; --quick is the edit loop's run: lint,
-//   types, unit and the shell's guarantees (engines*.test.ts) in Chromium on the React build)
+//   types, unit and a smoke of the offline guarantee in Chromium on the React build: QUICK_SMOKE)
 import { existsSync, promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -16,7 +16,7 @@ import { ENGINES, isEngine, runEngineTest } from './engines.mjs';
 import { runInGroup } from './process-group.mjs';
 import { ensureCspEvaluator, ensureObservatory, ensureTestMachine, ensureWrangler, needsPagesRuntime, testCache } from './setup.mjs';
 import { bundleTests } from './test-bundle.mjs';
-import { buildTestSites } from './test-sites.mjs';
+import { BUILDS, buildTestSites } from './test-sites.mjs';
 import { runUnitGroups } from './unit-groups.mjs';
 import { describeTestScreens } from './field-screen.mjs';
 import { PROGRAMS } from '../../tools/typecheck.mjs';
@@ -30,8 +30,8 @@ const grepAt = args.indexOf('--grep');
 const grep = grepAt >= 0 ? args.splice(grepAt, 2)[1] : '';
 const engineAt = args.indexOf('--engine');
 const enginesAsked = engineAt >= 0 ? (args.splice(engineAt, 2)[1] ?? '').split(',').filter(Boolean) : quick ? ['chromium'] : null;
-// The quick run reports types last: they are checked beside unit and e2e, from the start.
-const wanted = args.length ? args : quick ? ['lint', 'unit', 'e2e', 'types'] : ['lint', 'types', 'unit', 'browser', 'e2e'];
+// The quick run prints its smoke second: types and unit run beside it, from the start.
+const wanted = args.length ? args : quick ? ['lint', 'e2e', 'types', 'unit'] : ['lint', 'types', 'unit', 'browser', 'e2e'];
 const chrome = chromePath();
 const totals = { passed: 0, failed: 0 };
 /** When the running suite started (performance.now()), for its time on the `--` line. */
@@ -168,11 +168,20 @@ async function unit() {
 let built;
 
 /**
- * Builds every site the e2e tests run against, once per run (test-sites.mjs); resolves to the
- * JSON file that lists their folders, passed to the tests as TEST_SITES.
+ * The quick run's end-to-end part: a smoke of the offline guarantee, the scenarios of
+ * test/e2e/engines.test.ts that a page's user meets first: it installs (1), every screen renders
+ * offline from the cache (2), and the reconnect reloads once, keeping what was typed (3a). The
+ * worker's logic behind the rest runs in-process in the unit tests (sw-install, sw-serve,
+ * sw-stall); the full run proves every scenario in three engines on both builds.
+ */
+const QUICK_SMOKE = { file: /^engines\.test\.ts$/, scenarios: '1,2,3a', builds: [BUILDS[0]], variants: /** @type {const} */ (['v1']) };
+
+/**
+ * Builds every site the e2e tests run against (the quick run: the one its smoke needs), once per
+ * run (test-sites.mjs); resolves to the JSON file that lists their folders, passed to the tests as TEST_SITES.
  */
 function buildSites() {
-  built ??= buildTestSites(root, path.join(cache, 'sites'));
+  built ??= buildTestSites(root, path.join(cache, 'sites'), quick ? { builds: QUICK_SMOKE.builds, variants: QUICK_SMOKE.variants } : {});
   return built;
 }
 
@@ -234,11 +243,13 @@ async function e2e() {
     return record('e2e', 0, 1);
   }
   if (!enginesAsked && chromeMissing('e2e')) return;
-  const files = await bundleTests({ root, dir: 'e2e', outdir: path.join(cache, 'e2e'), grep });
+  const smoke = quick ? { entries: QUICK_SMOKE.file } : {};
+  const files = await bundleTests({ root, dir: 'e2e', outdir: path.join(cache, 'e2e'), grep, ...smoke });
   if (!files.length) return record('e2e', 0, 0);
   let sites;
   try {
-    console.log('building the test sites (React and Preact: v1, v2, kill switch, renamed, under /my-app/)');
+    if (quick) console.log(`quick: engines.test.ts, scenarios ${QUICK_SMOKE.scenarios}, on the React build (the full run: every file)`);
+    else console.log('building the test sites (React and Preact: v1, v2, kill switch, renamed, under /my-app/)');
     console.log(describeTestScreens(root));
     sites = await buildSites();
   } catch (err) {
@@ -247,6 +258,8 @@ async function e2e() {
   }
   /** @type {Record<string, string>} */
   const env = { FORCE_COLOR: '0', CHROME_PATH: chrome, TEST_SITES: sites };
+  // SCENARIOS set by hand wins (engine-suite.ts reads it).
+  if (quick && !process.env.SCENARIOS) env.SCENARIOS = QUICK_SMOKE.scenarios;
   const engineFiles = files.filter(isEngineTest);
   const engines = engineFiles.length ? (enginesAsked?.filter(isEngine) ?? DEFAULT_ENGINES) : [];
   const chromiumFiles = enginesAsked ? [] : files.filter((file) => !isEngineTest(file));
@@ -307,7 +320,7 @@ const suites = { lint, types, unit, browser, e2e };
 if (wanted.some((name) => name === 'browser' || name === 'e2e')) ensureTestMachine();
 // Types and unit start now, beside lint and the others (their children share the 2 cores); each
 // prints when its turn comes, and a failure to start is reported then (the catch only keeps an
-// early rejection from ending the run before that). The quick run builds the test sites now too
+// early rejection from ending the run before that). The quick run builds its test site now too
 // (a failed build is reported by e2e).
 if (wanted.includes('types')) {
   typesChecked = checkTypes();
