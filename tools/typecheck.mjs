@@ -132,16 +132,16 @@ export function watchTypes(root, names) {
 }
 
 /**
- * Type-checks several programs by name (keys of PROGRAMS) in this process, sharing the files they
- * have in common; returns each program's diagnostics.
+ * Type-checks several programs by name (keys of PROGRAMS, or of `programs`) in this process,
+ * sharing the files they have in common; returns each program's diagnostics.
  * @param {string} root
  * @param {string[]} names
- * @param {{ cacheDir?: string }} [options] cacheDir: keep the incremental state there
+ * @param {{ cacheDir?: string, programs?: Record<string, Program> }} [options] cacheDir: keep the incremental state there
  * @returns {{ name: string, errors: string[] }[]}
  */
-export function typecheckEach(root, names, { cacheDir } = {}) {
+export function typecheckEach(root, names, { cacheDir, programs = PROGRAMS } = {}) {
   const share = sharedSourceFiles();
-  return names.map((name) => ({ name, errors: typecheckProgram(root, PROGRAMS[name], { name, cacheDir, share }) }));
+  return names.map((name) => ({ name, errors: typecheckProgram(root, programs[name], { name, cacheDir, share }) }));
 }
 
 /**
