@@ -18,7 +18,7 @@ test.before(() => {
     noEmit: true,
     skipLibCheck: true,
     types: [],
-    lib: ['ES2022'],
+    lib: ['ES5'],
     module: 'ESNext',
     moduleResolution: 'Bundler',
   };
