@@ -1,10 +1,24 @@
 // The unit files, run in two processes at once (these machines have 2 cores, and the slow files
 // spend most of their time waiting on the builds they spawn), shared out by the last run's times:
 // uvu-run.mjs writes each file's time (TEST_TIMES), kept in <cache>/unit-times.json for the next run.
-import { existsSync, promises as fs } from 'node:fs';
+import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { runInGroup } from './process-group.mjs';
+
+/**
+ * The times in a JSON file uvu-run.mjs or an earlier run wrote; none when it is missing or unreadable
+ * (times only order the files: a lost one costs balance, never a result).
+ * @param {string} file
+ * @returns {Promise<Record<string, number>>}
+ */
+async function readTimes(file) {
+  try {
+    return JSON.parse(await fs.readFile(file, 'utf8'));
+  } catch {
+    return {};
+  }
+}
 
 /**
  * Shares `files` out into `count` groups of about equal time (the longest first, each to the group
@@ -33,8 +47,7 @@ export function shareByTime(files, known, count) {
  */
 export async function runUnitGroups({ root, cache, outdir, files }) {
   const timesFile = path.join(cache, 'unit-times.json');
-  /** @type {Record<string, number>} */
-  const known = existsSync(timesFile) ? JSON.parse(await fs.readFile(timesFile, 'utf8')) : {};
+  const known = await readTimes(timesFile);
   const groups = shareByTime(
     files.map((file) => path.relative(outdir, file)),
     known,
@@ -51,8 +64,7 @@ export async function runUnitGroups({ root, cache, outdir, files }) {
         capture: true,
         env: { FORCE_COLOR: '0', TEST_FILE_LIMIT_S: '60', TEST_TIMES: times },
       });
-      /** @type {Record<string, number>} */
-      const took = existsSync(times) ? JSON.parse(await fs.readFile(times, 'utf8')) : {};
+      const took = await readTimes(times);
       for (const [file, ms] of Object.entries(took)) known[path.relative(outdir, file)] = ms;
       return result;
     }),
