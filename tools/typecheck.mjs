@@ -2,6 +2,10 @@
 // (esbuild only strips types; it never checks them). One tsconfig.json serves the page code;
 // sw.ts is checked with the same options but the WebWorker lib instead of DOM, because the two
 // libs declare conflicting globals (`self`, `onmessage`) and cannot share one program.
+// Several programs are checked in one process, each file they share (the libs, @types, src/) read
+// and parsed once; `npm test` also keeps TypeScript's incremental state (--cache DIR), so a run
+// after an edit checks again only what the edit can affect.
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import ts from 'typescript';
@@ -43,16 +47,63 @@ function programInputs(root, { config, files, lib }) {
 }
 
 /**
+ * A cache of parsed source files for several programs in one process: a file is parsed once for
+ * all the programs whose options parse it alike (TypeScript's DocumentRegistry key, as its language
+ * service shares files between projects).
+ * @returns {(host: ts.CompilerHost, options: ts.CompilerOptions) => ts.CompilerHost}
+ */
+function sharedSourceFiles() {
+  const registry = ts.createDocumentRegistry();
+  /** @type {Map<string, ts.SourceFile>} */
+  const parsed = new Map();
+  return (host, options) => {
+    const settings = registry.getKeyForCompilationSettings(options);
+    const read = host.getSourceFile.bind(host);
+    host.getSourceFile = (fileName, languageVersion, onError, createNew) => {
+      const how =
+        typeof languageVersion === 'object' ? `${languageVersion.languageVersion}|${languageVersion.impliedNodeFormat}` : languageVersion;
+      const key = `${settings}|${how}|${fileName}`;
+      const known = createNew ? undefined : parsed.get(key);
+      if (known) return known;
+      const file = read(fileName, languageVersion, onError, createNew);
+      if (file) parsed.set(key, file);
+      return file;
+    };
+    return host;
+  };
+}
+
+/**
  * Type-checks one program; returns its diagnostics as `file:line:col: TSnnnn message` lines.
+ * With `cacheDir`, TypeScript's incremental state is kept there (`<name>.tsbuildinfo`): the
+ * diagnostics of a file whose inputs did not change since the last check are taken from it.
  * @param {string} root
  * @param {Program} program
+ * @param {{ name?: string, cacheDir?: string, share?: ReturnType<typeof sharedSourceFiles> }} [how]
  */
-export function typecheckProgram(root, program) {
+export function typecheckProgram(root, program, { name = 'program', cacheDir, share = sharedSourceFiles() } = {}) {
   const inputs = programInputs(root, program);
   if (inputs.error) return [format(inputs.error, root)];
-  const { rootNames, options, configErrors } = inputs;
-  const compiled = ts.createProgram({ rootNames, options });
-  return [...configErrors, ...ts.getPreEmitDiagnostics(compiled)].map((d) => format(d, root));
+  const { rootNames, configErrors } = inputs;
+  if (!cacheDir) {
+    const options = inputs.options;
+    const compiled = ts.createProgram({ rootNames, options, host: share(ts.createCompilerHost(options), options) });
+    return [...configErrors, ...ts.getPreEmitDiagnostics(compiled)].map((d) => format(d, root));
+  }
+  mkdirSync(cacheDir, { recursive: true });
+  const options = { ...inputs.options, incremental: true, tsBuildInfoFile: path.join(cacheDir, `${name}.tsbuildinfo`) };
+  const builder = ts.createIncrementalProgram({ rootNames, options, host: share(ts.createIncrementalCompilerHost(options), options) });
+  // The builder's own getters: they reuse the stored diagnostics (ts.getPreEmitDiagnostics would check every file).
+  const diagnostics = [
+    ...configErrors,
+    ...builder.getOptionsDiagnostics(),
+    ...builder.getGlobalDiagnostics(),
+    ...builder.getSyntacticDiagnostics(),
+    ...builder.getSemanticDiagnostics(),
+  ];
+  // With noEmit, emit() writes only the .tsbuildinfo.
+  builder.emit();
+  return diagnostics.map((d) => format(d, root));
 }
 
 /**
@@ -81,12 +132,25 @@ export function watchTypes(root, names) {
 }
 
 /**
+ * Type-checks several programs by name (keys of PROGRAMS, or of `programs`) in this process,
+ * sharing the files they have in common; returns each program's diagnostics.
+ * @param {string} root
+ * @param {string[]} names
+ * @param {{ cacheDir?: string, programs?: Record<string, Program> }} [options] cacheDir: keep the incremental state there
+ * @returns {{ name: string, errors: string[] }[]}
+ */
+export function typecheckEach(root, names, { cacheDir, programs = PROGRAMS } = {}) {
+  const share = sharedSourceFiles();
+  return names.map((name) => ({ name, errors: typecheckProgram(root, programs[name], { name, cacheDir, share }) }));
+}
+
+/**
  * Type-checks several programs by name (keys of PROGRAMS); returns all diagnostics.
  * @param {string} root
  * @param {string[]} names
  */
 export function typecheck(root, names) {
-  return names.flatMap((n) => typecheckProgram(root, PROGRAMS[n]));
+  return typecheckEach(root, names).flatMap(({ errors }) => errors);
 }
 
 /**
@@ -102,14 +166,27 @@ function format(d, root) {
 }
 
 // CLI: `node tools/typecheck.mjs [--watch] [app sw test]` prints diagnostics; without --watch it
-// exits 1 on any.
+// exits 1 on any. For the test runner: `--cache DIR` keeps the incremental state in DIR, and
+// `--json` prints one line, `[{ name, errors }]` per program, instead.
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const args = process.argv.slice(2);
   const watching = args.includes('--watch');
-  const given = args.filter((arg) => arg !== '--watch');
+  const json = args.includes('--json');
+  const cacheAt = args.indexOf('--cache');
+  const cacheDir = cacheAt >= 0 ? args.splice(cacheAt, 2)[1] : undefined;
+  const given = args.filter((arg) => arg !== '--watch' && arg !== '--json');
   const names = given.length ? given : Object.keys(PROGRAMS);
+  const unknown = names.filter((name) => !Object.hasOwn(PROGRAMS, name));
+  if (unknown.length) {
+    console.error(`unknown program ${unknown.join(', ')} (expected ${Object.keys(PROGRAMS).join(', ')})`);
+    process.exit(2);
+  }
   if (watching) {
     watchTypes(process.cwd(), names);
+  } else if (json) {
+    const results = typecheckEach(process.cwd(), names, { cacheDir });
+    console.log(JSON.stringify(results));
+    process.exitCode = results.some(({ errors }) => errors.length) ? 1 : 0;
   } else {
     const lines = typecheck(process.cwd(), names);
     for (const line of lines) console.error(line);

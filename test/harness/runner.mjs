@@ -4,9 +4,9 @@
 // against built dist/ folders, and the offline guarantees of test/e2e/engines*.test.ts in Chromium,
 // Firefox and WebKit). Prints `N passed, M failed` last.
 // Usage: node test/harness/runner.mjs [lint|types|unit|browser|e2e ...] [--grep TEXT] [--engine chromium,firefox,webkit] [--quick]
-//   (default: all suites, in order; --engine runs only engines*.test.ts, in those engines; --quick is
-//   the edit loop's run: lint, types, unit and the shell's guarantees (engines*.test.ts) in Chromium
-//   on the React build, with types checked and the test sites built while the others run)
+//   (default: all suites, printed in order, types and unit running from the start beside the others;
+//   --engine runs only engines*.test.ts, in those engines; --quick is the edit loop's run: lint,
+//   types, unit and a smoke of the offline guarantee in Chromium on the React build: QUICK_SMOKE)
 import { existsSync, promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -16,7 +16,8 @@ import { ENGINES, isEngine, runEngineTest } from './engines.mjs';
 import { runInGroup } from './process-group.mjs';
 import { ensureCspEvaluator, ensureObservatory, ensureTestMachine, ensureWrangler, needsPagesRuntime, testCache } from './setup.mjs';
 import { bundleTests } from './test-bundle.mjs';
-import { buildTestSites } from './test-sites.mjs';
+import { BUILDS, buildTestSites } from './test-sites.mjs';
+import { runUnitGroups } from './unit-groups.mjs';
 import { describeTestScreens } from './field-screen.mjs';
 import { PROGRAMS } from '../../tools/typecheck.mjs';
 
@@ -29,8 +30,8 @@ const grepAt = args.indexOf('--grep');
 const grep = grepAt >= 0 ? args.splice(grepAt, 2)[1] : '';
 const engineAt = args.indexOf('--engine');
 const enginesAsked = engineAt >= 0 ? (args.splice(engineAt, 2)[1] ?? '').split(',').filter(Boolean) : quick ? ['chromium'] : null;
-// The quick run reports types last: they are checked beside unit and e2e, from the start.
-const wanted = args.length ? args : quick ? ['lint', 'unit', 'e2e', 'types'] : ['lint', 'types', 'unit', 'browser', 'e2e'];
+// The quick run prints its smoke second: types and unit run beside it, from the start.
+const wanted = args.length ? args : quick ? ['lint', 'e2e', 'types', 'unit'] : ['lint', 'types', 'unit', 'browser', 'e2e'];
 const chrome = chromePath();
 const totals = { passed: 0, failed: 0 };
 /** When the running suite started (performance.now()), for its time on the `--` line. */
@@ -41,12 +42,12 @@ let suiteStarted = performance.now();
  * @param {string} suite
  * @param {number} passed
  * @param {number} failed
+ * @param {number} [took] the suite's ms, when it ran beside others (else: since it started printing)
  */
-const record = (suite, passed, failed) => {
+const record = (suite, passed, failed, took = performance.now() - suiteStarted) => {
   totals.passed += passed;
   totals.failed += failed;
-  const seconds = Math.round((performance.now() - suiteStarted) / 1000);
-  console.log(`-- ${suite}: ${passed} passed, ${failed} failed (${seconds} s)\n`);
+  console.log(`-- ${suite}: ${passed} passed, ${failed} failed (${Math.round(took / 1000)} s)\n`);
 };
 
 // Children run in process groups of their own (process-group.mjs): a signal ends this runner through
@@ -87,20 +88,33 @@ async function lint() {
 }
 
 /**
- * Type-checks each program in a child (tools/typecheck.mjs prints its errors, then one summary
- * line), so the compiler never blocks this runner: the quick run checks types beside its other suites.
- * @returns {Promise<{ name: string, failed: boolean, errors: string[] }[]>}
+ * Type-checks every program in one child (tools/typecheck.mjs --json: the files the programs share
+ * parsed once, TypeScript's incremental state kept in the cache), so the compiler never blocks this
+ * runner: the types are checked beside the other suites.
+ * @returns {Promise<{ took: number, programs: { name: string, failed: boolean, errors: string[] }[] }>}
  */
 async function checkTypes() {
-  const results = [];
-  for (const name of Object.keys(PROGRAMS)) {
-    const { code, out } = await run(process.execPath, ['tools/typecheck.mjs', name], { capture: true });
-    results.push({ name, failed: code !== 0, errors: out.split('\n').filter((line) => line && !line.startsWith('type check (')) });
-  }
-  return results;
+  const started = performance.now();
+  const names = Object.keys(PROGRAMS);
+  const { code, out } = await run(process.execPath, ['tools/typecheck.mjs', '--json', '--cache', path.join(cache, 'types'), ...names], {
+    capture: true,
+  });
+  const line = out.split('\n').find((text) => text.startsWith('[{'));
+  // No result line: the checker crashed; its output says why, under every program.
+  if (!line)
+    return {
+      took: performance.now() - started,
+      programs: names.map((name) => ({ name, failed: true, errors: out.split('\n').filter(Boolean) })),
+    };
+  /** @type {{ name: string, errors: string[] }[]} */
+  const results = JSON.parse(line);
+  // It exits 1 on any error: with none listed, every program counts as failed.
+  const crashed = code !== 0 && results.every(({ errors }) => errors.length === 0);
+  const programs = results.map(({ name, errors }) => ({ name, failed: crashed || errors.length > 0, errors }));
+  return { took: performance.now() - started, programs };
 }
 
-/** The type check, started by the quick run before its other suites, or by types(). @type {ReturnType<typeof checkTypes> | undefined} */
+/** The type check, started with the run (beside the other suites). @type {ReturnType<typeof checkTypes> | undefined} */
 let typesChecked;
 
 async function types() {
@@ -110,35 +124,64 @@ async function types() {
   typesChecked ??= checkTypes();
   let passed = 0;
   let failed = 0;
-  for (const { name, failed: programFailed, errors } of await typesChecked) {
+  const { took, programs } = await typesChecked;
+  for (const { name, failed: programFailed, errors } of programs) {
     for (const e of errors) console.log(`  ${e}`);
     console.log(`  ${programFailed ? '✘' : '•'} ${name}: ${errors.length} errors`);
     programFailed ? failed++ : passed++;
   }
-  record('type check', passed, failed);
+  record('type check', passed, failed, took);
 }
+
+/**
+ * Runs the unit files (unit-groups.mjs: two processes at once); resolves to their output and
+ * counts, for unit() to print.
+ * @returns {Promise<{ out: string, passed: number, failed: number, took: number }>}
+ */
+async function runUnit() {
+  const started = performance.now();
+  const outdir = path.join(cache, 'unit');
+  const files = await bundleTests({ root, dir: 'unit', outdir, grep });
+  const runs = files.length ? await runUnitGroups({ root, cache, outdir, files }) : [];
+  let passed = 0;
+  let failed = 0;
+  for (const { code, out } of runs) {
+    const counts = uvuCounts(out, code);
+    passed += counts.passed;
+    failed += counts.failed;
+  }
+  return { out: runs.map(({ out }) => out).join(''), passed, failed, took: performance.now() - started };
+}
+
+/** The unit files' run, started with the run (beside the other suites). @type {ReturnType<typeof runUnit> | undefined} */
+let unitRun;
 
 async function unit() {
   console.log('== unit tests (uvu + happy-dom, test/unit/)');
-  const files = await bundleTests({ root, dir: 'unit', outdir: path.join(cache, 'unit'), grep });
-  if (!files.length) return record('unit', 0, 0);
-  // A unit test file takes a second or two: a minute means it hangs (uvu-run.mjs names the test).
-  const { code, out } = await run(process.execPath, ['--enable-source-maps', 'test/harness/uvu-run.mjs', ...files], {
-    env: { FORCE_COLOR: '0', TEST_FILE_LIMIT_S: '60' },
-  });
-  const c = uvuCounts(out, code);
-  record('unit', c.passed, c.failed);
+  unitRun ??= runUnit();
+  const { out, passed, failed, took } = await unitRun;
+  process.stdout.write(out);
+  record('unit', passed, failed, took);
 }
 
 /** The test sites' build, started by the first suite that needs them. @type {Promise<string> | undefined} */
 let built;
 
 /**
- * Builds every site the e2e tests run against, once per run (test-sites.mjs); resolves to the
- * JSON file that lists their folders, passed to the tests as TEST_SITES.
+ * The quick run's end-to-end part: a smoke of the offline guarantee, the scenarios of
+ * test/e2e/engines.test.ts that a page's user meets first: it installs (1), every screen renders
+ * offline from the cache (2), and the reconnect reloads once, keeping what was typed (3a). The
+ * worker's logic behind the rest runs in-process in the unit tests (sw-install, sw-serve,
+ * sw-stall); the full run proves every scenario in three engines on both builds.
+ */
+const QUICK_SMOKE = { file: /^engines\.test\.ts$/, scenarios: '1,2,3a', builds: [BUILDS[0]], variants: /** @type {const} */ (['v1']) };
+
+/**
+ * Builds every site the e2e tests run against (the quick run: the one its smoke needs), once per
+ * run (test-sites.mjs); resolves to the JSON file that lists their folders, passed to the tests as TEST_SITES.
  */
 function buildSites() {
-  built ??= buildTestSites(root, path.join(cache, 'sites'));
+  built ??= buildTestSites(root, path.join(cache, 'sites'), quick ? { builds: QUICK_SMOKE.builds, variants: QUICK_SMOKE.variants } : {});
   return built;
 }
 
@@ -200,11 +243,13 @@ async function e2e() {
     return record('e2e', 0, 1);
   }
   if (!enginesAsked && chromeMissing('e2e')) return;
-  const files = await bundleTests({ root, dir: 'e2e', outdir: path.join(cache, 'e2e'), grep });
+  const smoke = quick ? { entries: QUICK_SMOKE.file } : {};
+  const files = await bundleTests({ root, dir: 'e2e', outdir: path.join(cache, 'e2e'), grep, ...smoke });
   if (!files.length) return record('e2e', 0, 0);
   let sites;
   try {
-    console.log('building the test sites (React and Preact: v1, v2, kill switch, renamed, under /my-app/)');
+    if (quick) console.log(`quick: engines.test.ts, scenarios ${QUICK_SMOKE.scenarios}, on the React build (the full run: every file)`);
+    else console.log('building the test sites (React and Preact: v1, v2, kill switch, renamed, under /my-app/)');
     console.log(describeTestScreens(root));
     sites = await buildSites();
   } catch (err) {
@@ -213,6 +258,8 @@ async function e2e() {
   }
   /** @type {Record<string, string>} */
   const env = { FORCE_COLOR: '0', CHROME_PATH: chrome, TEST_SITES: sites };
+  // SCENARIOS set by hand wins (engine-suite.ts reads it).
+  if (quick && !process.env.SCENARIOS) env.SCENARIOS = QUICK_SMOKE.scenarios;
   const engineFiles = files.filter(isEngineTest);
   const engines = engineFiles.length ? (enginesAsked?.filter(isEngine) ?? DEFAULT_ENGINES) : [];
   const chromiumFiles = enginesAsked ? [] : files.filter((file) => !isEngineTest(file));
@@ -252,6 +299,12 @@ async function e2e() {
     }
   });
   await Promise.all(workers);
+  // The smoke names its scenarios by number: one renumbered in engines.test.ts must fail the run, not shrink it.
+  const smokeCount = QUICK_SMOKE.scenarios.split(',').length * engines.length;
+  if (env.SCENARIOS === QUICK_SMOKE.scenarios && !process.env.SCENARIOS && passed + failed < smokeCount) {
+    console.log(`quick: engines.test.ts ran ${passed + failed} of the smoke's ${smokeCount} scenarios (${QUICK_SMOKE.scenarios})`);
+    failed++;
+  }
   record('e2e', passed, failed);
 }
 
@@ -271,9 +324,18 @@ const suites = { lint, types, unit, browser, e2e };
 // Browsers and hosts from Debian, installed here when missing (setup.mjs): the README's two
 // commands are all a new machine gets.
 if (wanted.some((name) => name === 'browser' || name === 'e2e')) ensureTestMachine();
-// The quick run checks types and builds the test sites beside its other suites, one core each (a
-// failed build is reported by e2e).
-if (quick && wanted.includes('types')) typesChecked = checkTypes();
+// Types and unit start now, beside lint and the others (their children share the 2 cores); each
+// prints when its turn comes, and a failure to start is reported then (the catch only keeps an
+// early rejection from ending the run before that). The quick run builds its test site now too
+// (a failed build is reported by e2e).
+if (wanted.includes('types')) {
+  typesChecked = checkTypes();
+  typesChecked.catch(() => {});
+}
+if (wanted.includes('unit')) {
+  unitRun = runUnit();
+  unitRun.catch(() => {});
+}
 if (quick && wanted.includes('e2e')) buildSites().catch(() => {});
 for (const name of wanted) {
   if (!suites[name]) {

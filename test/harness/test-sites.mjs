@@ -315,10 +315,11 @@ async function runAll(jobs, parallel) {
  * `{ react: { v1, v2, kill, renamed, base }, preact: {...} }` (absolute folders); returns that file's path.
  * @param {string} root
  * @param {string} out
- * @param {{ parallel?: number, builds?: readonly { name: BuildName, preact: boolean }[] }} [options] builds: BUILDS unless told
+ * @param {{ parallel?: number, builds?: readonly { name: BuildName, preact: boolean }[], variants?: readonly Variant[] }} [options] BUILDS, VARIANTS unless told
  * @returns {Promise<string>}
  */
-export async function buildTestSites(root, out, { parallel = Math.min(2, os.availableParallelism()), builds = BUILDS } = {}) {
+export async function buildTestSites(root, out, options = {}) {
+  const { parallel = Math.min(2, os.availableParallelism()), builds = BUILDS, variants = VARIANTS } = options;
   await fs.rm(out, { recursive: true, force: true });
   const copies = mkdtempSync(path.join(os.tmpdir(), 'test-sites-'));
   try {
@@ -326,42 +327,45 @@ export async function buildTestSites(root, out, { parallel = Math.min(2, os.avai
     // is `root` itself otherwise), so the guarantees about typed text run on it (field-screen.mjs).
     const withFixtures = needsFixtureScreens(root);
     const app = withFixtures ? copySources(root, path.join(copies, 'v1')) : root;
+    /** Whether a variant that needs a copy of its own is built: only those get one. */
+    const wanted = (/** @type {Variant[]} */ ...needing) => needing.some((variant) => variants.includes(variant));
     /** @type {Record<Variant, string>} */
     const checkouts = {
       v1: app,
       kill: app,
       base: app,
       base2: app,
-      v2: copySources(root, path.join(copies, 'v2')),
-      renamed: copySources(root, path.join(copies, 'renamed')),
-      released: releasedSources(root, path.join(copies, 'released')),
+      v2: wanted('v2') ? copySources(root, path.join(copies, 'v2')) : '',
+      renamed: wanted('renamed') ? copySources(root, path.join(copies, 'renamed')) : '',
+      released: wanted('released', 'released-base') ? releasedSources(root, path.join(copies, 'released')) : '',
       'released-base': '',
-      form: copySources(root, path.join(copies, 'form')),
-      'form-v2': copySources(root, path.join(copies, 'form-v2')),
+      form: wanted('form', 'form-kill') ? copySources(root, path.join(copies, 'form')) : '',
+      'form-v2': wanted('form-v2') ? copySources(root, path.join(copies, 'form-v2')) : '',
       'form-kill': '',
-      media: copySources(root, path.join(copies, 'media')),
+      media: wanted('media') ? copySources(root, path.join(copies, 'media')) : '',
     };
     checkouts['form-kill'] = checkouts.form;
     // Every folder given fixtures here is a copy (`app` is one when withFixtures): root is never edited.
     const withFixtureScreens = (/** @type {string} */ dir) => {
+      if (!dir) return;
       addFixtureScreens(root, dir);
       raiseBudgetsForFixtures(dir);
     };
     if (withFixtures) for (const variant of /** @type {const} */ (['v1', 'v2', 'renamed'])) withFixtureScreens(checkouts[variant]);
     withFixtureScreens(checkouts.form);
-    addMediaFixture(root, checkouts.media);
+    if (checkouts.media) addMediaFixture(root, checkouts.media);
     withFixtureScreens(checkouts['form-v2']);
-    makeV2(checkouts['form-v2']);
+    if (checkouts['form-v2']) makeV2(checkouts['form-v2']);
     checkouts['released-base'] = checkouts.released;
-    makeV2(checkouts.v2);
-    makeRenamed(root, checkouts.renamed);
+    if (checkouts.v2) makeV2(checkouts.v2);
+    if (checkouts.renamed) makeRenamed(root, checkouts.renamed);
     /** @type {Partial<Record<BuildName, Partial<Record<Variant, string>>>>} */
     const sites = {};
     /** @type {{ v1: (() => Promise<void>)[], deploys: (() => Promise<void>)[] }} */
     const jobs = { v1: [], deploys: [] };
     for (const { name, preact } of builds) {
       sites[name] = {};
-      for (const variant of VARIANTS) {
+      for (const variant of VARIANTS.filter((v) => variants.includes(v))) {
         const dir = path.join(out, name, variant);
         sites[name][variant] = dir;
         const flags = [
@@ -382,7 +386,7 @@ export async function buildTestSites(root, out, { parallel = Math.min(2, os.avai
     await runAll(jobs.v1, parallel);
     // A build takes about half a second: wait for the next whole second, or v1 and a deploy
     // could share one, and python would answer the deploy's sw.js with 304.
-    await new Promise((resolve) => setTimeout(resolve, 1000 - (Date.now() % 1000) + 50));
+    if (jobs.deploys.length) await new Promise((resolve) => setTimeout(resolve, 1000 - (Date.now() % 1000) + 50));
     await runAll(jobs.deploys, parallel);
     const file = path.join(out, 'sites.json');
     writeFileSync(file, JSON.stringify(sites, null, 2) + '\n');

@@ -2,7 +2,10 @@
 // Each file has a time limit (TEST_FILE_LIMIT_S seconds, 600 unless told): past it, the run stops
 // with a line naming the file, the suite and the test it was in (uvu-timed.mjs reports them), and
 // a summary that counts that test as failed, so a hanging test never hangs `npm test`.
-// Usage: [TEST_FILE_LIMIT_S=60] node test/harness/uvu-run.mjs file.mjs [...]
+// With TEST_TIMES=FILE it writes there how long each file's suites took, in ms, for runner.mjs to
+// share the unit files out between its processes by time.
+// Usage: [TEST_FILE_LIMIT_S=60] [TEST_TIMES=times.json] node test/harness/uvu-run.mjs file.mjs [...]
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { setTimeout as nodeSetTimeout, clearTimeout as nodeClearTimeout } from 'node:timers';
 import { pathToFileURL } from 'node:url';
@@ -37,33 +40,45 @@ function overLimit(file) {
   process.exit(1);
 }
 
+/** How long each file's suites took, in ms, by the path it was given as. @type {Record<string, number>} */
+const took = {};
+
 /**
  * Wraps the suites a file queued: the file's limit starts with its first suite and ends with its last.
  * @param {unknown[]} queued [file name, ...suite runners], as uvu queues them
+ * @param {string} given the file's path as given on the command line
  */
-function timeFile(queued) {
+function timeFile(queued, given) {
   const file = String(queued[0]);
   const last = queued.length - 1;
+  let started = 0;
   for (let index = 1; index <= last; index++) {
     const run = /** @type {() => Promise<[unknown, number, number, number]>} */ (queued[index]);
     queued[index] = async () => {
-      if (index === 1) limit = nodeSetTimeout(overLimit, limitSeconds * 1000, file);
+      if (index === 1) {
+        limit = nodeSetTimeout(overLimit, limitSeconds * 1000, file);
+        started = performance.now();
+      }
       const result = await run();
       finished.passed += result[1];
       finished.total += result[3];
-      if (index === last) nodeClearTimeout(limit);
+      if (index === last) {
+        nodeClearTimeout(limit);
+        took[given] = Math.round(performance.now() - started);
+      }
       return result;
     };
   }
 }
 
-let index = 0;
-for (const file of process.argv.slice(2)) {
-  uvuGlobals.UVU_INDEX = index++;
+const files = process.argv.slice(2);
+for (const [index, file] of files.entries()) {
+  uvuGlobals.UVU_INDEX = index;
   uvuGlobals.UVU_QUEUE.push([path.basename(file)]);
   await import(pathToFileURL(path.resolve(file)).href);
 }
-for (const queued of uvuGlobals.UVU_QUEUE) timeFile(queued);
+for (const [index, queued] of uvuGlobals.UVU_QUEUE.entries()) timeFile(queued, files[index]);
 await uvu.exec(false);
+if (process.env.TEST_TIMES) writeFileSync(process.env.TEST_TIMES, JSON.stringify(took));
 // A test that failed midway may leave a browser or server open; the results are in, so exit now.
 process.exit(process.exitCode ?? 0);
