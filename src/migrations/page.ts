@@ -12,7 +12,7 @@
 // too (document-host.ts takeFormerKeys). sessionStorage is one tab's own: the app that starts in the
 // tab takes its old keys (the resume point of the update's own reload).
 // An app that never shipped an earlier release deletes src/migrations/ and the lines marked
-// "earlier releases" (README, "Make it your own").
+// "Delete with src/migrations/" (README, "Make it your own").
 import { APP_ID, APP_NAME, storageKey } from '../contract/app-name';
 import { takeFormerKeys } from '../stored-data/document-host';
 import { area, type StorageArea, save, writeReplacing } from '../stored-data/storage';
