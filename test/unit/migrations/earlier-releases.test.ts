@@ -16,51 +16,51 @@ const keys = suite('earlier releases: stored keys moved, never doubled');
 const env = domPerTest(keys);
 // adoptEarlierReleases() lets every device document take in its old key from then on: not beyond this suite.
 keys.after.each(() => takeFormerKeys(() => []));
-const OLD_NOTES = `${LEGACY_KEY_PREFIX}notes`;
+const OLD_ITEMS = `${LEGACY_KEY_PREFIX}items`;
 
 keys("every old key moves to this app's key: written, read back, the old key removed; the app records that it took them", () => {
-  localStorage.setItem(OLD_NOTES, '{"v":1,"notes":[]}');
-  localStorage.setItem(`${LEGACY_KEY_PREFIX}notes:backup`, 'unreadable');
-  localStorage.setItem('another-app:notes', 'theirs');
+  localStorage.setItem(OLD_ITEMS, '{"v":1,"items":[]}');
+  localStorage.setItem(`${LEGACY_KEY_PREFIX}items:backup`, 'unreadable');
+  localStorage.setItem('another-app:items', 'theirs');
   adoptEarlierReleases();
-  assert.is(localStorage.getItem(storageKey('notes')), '{"v":1,"notes":[]}');
-  assert.is(localStorage.getItem(storageKey('notes:backup')), 'unreadable');
-  assert.is(localStorage.getItem(OLD_NOTES), null, 'the old key is gone');
-  assert.is(localStorage.getItem(`${LEGACY_KEY_PREFIX}notes:backup`), null);
+  assert.is(localStorage.getItem(storageKey('items')), '{"v":1,"items":[]}');
+  assert.is(localStorage.getItem(storageKey('items:backup')), 'unreadable');
+  assert.is(localStorage.getItem(OLD_ITEMS), null, 'the old key is gone');
+  assert.is(localStorage.getItem(`${LEGACY_KEY_PREFIX}items:backup`), null);
   assert.is(localStorage.getItem(TAKEN_BY_KEY), APP_ID);
-  assert.is(localStorage.getItem('another-app:notes'), 'theirs', "another app's keys are left alone");
-  assert.is(localStorage.getItem(storageKey('another-app:notes')), null);
+  assert.is(localStorage.getItem('another-app:items'), 'theirs', "another app's keys are left alone");
+  assert.is(localStorage.getItem(storageKey('another-app:items')), null);
 });
 
 keys('the first app of the name to start takes the old keys; an app at another base never reads them', () => {
   localStorage.setItem(TAKEN_BY_KEY, appId(APP_NAME, '/other-base/'));
-  localStorage.setItem(OLD_NOTES, 'written again by a tab still on the old version');
+  localStorage.setItem(OLD_ITEMS, 'written again by a tab still on the old version');
   sessionStorage.setItem(`${LEGACY_KEY_PREFIX}resume`, "this tab's own");
   adoptEarlierReleases();
   assert.not.ok(takesLegacyKeys(localStorage));
-  assert.is(localStorage.getItem(storageKey('notes')), null);
-  assert.is(localStorage.getItem(OLD_NOTES), 'written again by a tab still on the old version');
+  assert.is(localStorage.getItem(storageKey('items')), null);
+  assert.is(localStorage.getItem(OLD_ITEMS), 'written again by a tab still on the old version');
   assert.is(sessionStorage.getItem(storageKey('resume')), "this tab's own", "sessionStorage is the tab's: the app starting in it takes it");
   assert.is(sessionStorage.getItem(`${LEGACY_KEY_PREFIX}resume`), null);
 });
 
 keys('a key this version already wrote is never replaced by an old one', () => {
-  localStorage.setItem(OLD_NOTES, 'old');
-  localStorage.setItem(storageKey('notes'), 'new');
+  localStorage.setItem(OLD_ITEMS, 'old');
+  localStorage.setItem(storageKey('items'), 'new');
   moveLegacyKeys(localStorage);
-  assert.is(localStorage.getItem(storageKey('notes')), 'new');
+  assert.is(localStorage.getItem(storageKey('items')), 'new');
 });
 
 keys('a heavy user: when the copy cannot fit beside the original, the old key goes first and the value moves whole', () => {
   const old = 'x'.repeat(300);
-  localStorage.setItem(OLD_NOTES, old);
+  localStorage.setItem(OLD_ITEMS, old);
   // Room for the value once, not twice.
   moveLegacyKeys(tinyStorage(100));
-  assert.is(localStorage.getItem(storageKey('notes')), old);
-  assert.is(localStorage.getItem(OLD_NOTES), null);
+  assert.is(localStorage.getItem(storageKey('items')), old);
+  assert.is(localStorage.getItem(OLD_ITEMS), null);
 });
 
-/** A device document of this app that is not notes: a colour theme, the later choice winning. */
+/** A device document of this app: a colour theme, the later choice winning. */
 interface Theme {
   theme: string;
   at: number;
