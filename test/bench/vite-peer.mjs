@@ -7,7 +7,7 @@
 // (icons, the other pages, the audit files) into the peer's public/ and has Workbox precache them
 // too: the same install, file for file, done by Workbox. Needs the npm registry.
 // Usage: node test/bench/vite-peer.mjs [--same-files] [--out DIR]
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { runInGroup } from '../harness/process-group.mjs';
@@ -76,6 +76,7 @@ async function copyOurOtherFiles(work, publicDir) {
 /** Builds the peer and prints where. */
 async function main() {
   const { sameFiles, out } = parseArgs(process.argv.slice(2));
+  refuseForeignFolder(out);
   const work = mkdtempSync(path.join(os.tmpdir(), 'offline-shell-vite-peer-work-'));
   try {
     const peer = path.join(work, 'peer');
@@ -98,6 +99,16 @@ async function main() {
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
+}
+
+/**
+ * Stops before anything is built when `out` holds files this script did not write: it replaces the
+ * folder whole, which is only safe for a peer site it built before (its stamp says so) or none.
+ * @param {string} out
+ */
+function refuseForeignFolder(out) {
+  if (!existsSync(out) || readdirSync(out).length === 0 || existsSync(path.join(out, PEER_STAMP))) return;
+  throw new Error(`vite-peer: ${out} holds files vite-peer did not build; give --out an empty or new folder`);
 }
 
 main().catch((error) => {
