@@ -20,6 +20,7 @@ import { shareChromium, type Shared } from './lib/suite';
 import { until, WAIT } from './lib/wait';
 import { logLines } from './lib/connectivity-log';
 import { variant } from './lib/screens';
+import { FIRST_RETRY_MS } from '../../src/worker-client/install-retry';
 
 /** The worker gives up on a download after this long without progress (src/sw/download.ts STALL_MS). */
 const STALL_MS = 10_000;
@@ -110,6 +111,8 @@ for (const build of BUILDS) {
       },
     });
     const context = await freshContext(browser);
+    // The page's clock is the test's, so the retry's 10 s pass at once (time flows as usual otherwise).
+    await context.clock.install();
     const page = await context.newPage();
     const loads = countLoads(page);
     await page.goto(new URL('/status/', host.url).href);
@@ -121,7 +124,8 @@ for (const build of BUILDS) {
     );
     const loadsBefore = loads.n;
     failing = false;
-    await page.getByText('Ready to work offline').waitFor({ timeout: 30_000 });
+    await context.clock.fastForward(FIRST_RETRY_MS);
+    await page.getByText('Ready to work offline').waitFor(WAIT);
     await waitReady(page);
     assert.is(loads.n, loadsBefore, 'the same page became ready: no reload');
     assert.is(await statusFact(page, 'State'), 'ready');

@@ -14,6 +14,7 @@ import { shareChromium, type Shared } from './lib/suite';
 import { WAIT } from './lib/wait';
 import { appField } from './lib/field';
 import { FIELD_SCREEN } from './lib/screens';
+import { FIRST_RETRY_MS } from '../../src/worker-client/install-retry';
 
 /** The start of what the banner and /status say, before what frees room and when it tries again. */
 const NO_ROOM = 'This device has no room to keep the app for offline use; it works online meanwhile.';
@@ -31,6 +32,8 @@ const NO_ROOM = 'This device has no room to keep the app for offline use; it wor
     host,
   }) => {
     const context = await freshContext(browser);
+    // The page's clock is the test's, so the retry's 10 s pass at once (time flows as usual otherwise).
+    await context.clock.install();
     const page = await context.newPage();
     const cdp = await context.newCDPSession(page);
     const origin = new URL(host.url).origin;
@@ -51,7 +54,8 @@ const NO_ROOM = 'This device has no room to keep the app for offline use; it wor
     // The person frees room: the quota goes back to the browser's own.
     await cdp.send('Storage.overrideQuotaForOrigin', { origin });
     const loadsBefore = loads.n;
-    await page.getByText('Ready to work offline').waitFor({ timeout: 30_000 });
+    await context.clock.fastForward(FIRST_RETRY_MS);
+    await page.getByText('Ready to work offline').waitFor(WAIT);
     await waitReady(page);
     assert.is(loads.n, loadsBefore, 'the same page became ready: no reload');
     await page.getByRole('link', { name: 'Offline readiness' }).click();
