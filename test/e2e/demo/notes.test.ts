@@ -9,6 +9,7 @@ import { startHost } from '../lib/hosts';
 import { BUILDS, site } from '../lib/site';
 import { shareChromium, type Shared } from '../lib/suite';
 import { until } from '../lib/wait';
+import { QUIET_AFTER_INPUT_MS } from '../../../src/reload/quiet-moment';
 import { firstNote, newNotesPage, openNotes, openNotesWatched, savedNotes } from './lib/notes';
 
 const note = (page: Page, n: number) => page.getByRole('textbox', { name: `Note ${n}` });
@@ -42,7 +43,7 @@ for (const build of BUILDS) {
     await context.close();
   });
 
-  test('text typed offline, going online within 150 ms of the last keystroke, is all there after the reload', async ({ browser, host }) => {
+  test('text typed offline, going online right after the last keystroke, is all there after the reload', async ({ browser, host }) => {
     const context = await freshContext(browser);
     const page = await newNotesPage(context, host.url);
     const loads = countLoads(page);
@@ -54,7 +55,9 @@ for (const build of BUILDS) {
     await page.keyboard.type('and a second note, to the very last letter', { delay: 5 });
     const lastKey = Date.now();
     await context.setOffline(false);
-    assert.ok(Date.now() - lastKey < 150, `online ${Date.now() - lastKey} ms after the last keystroke`);
+    // Back online while the person is still typing, as the page counts it: the reload must wait
+    // for the quiet moment. (The browser's answer alone can take 200 ms on a busy machine.)
+    assert.ok(Date.now() - lastKey < QUIET_AFTER_INPUT_MS / 2, `online ${Date.now() - lastKey} ms after the last keystroke`);
     await until('the reload', () => loads.n >= 1, 5000);
     await firstNote(page).waitFor();
     assert.is(await firstNote(page).inputValue(), 'written on the train, ');
