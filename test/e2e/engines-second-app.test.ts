@@ -13,14 +13,18 @@ import { EngineSuite, engineUnderTest } from './lib/engine-suite';
 import { registrationOf } from './lib/registration';
 import { heading, variant } from './lib/screens';
 import { appScript, readPrecache } from './lib/site';
+import { sharedBuild } from './lib/shared-build';
 import { until } from './lib/wait';
 import { caretOf, fillLocalStorage, storedText } from './lib/field';
 
 const { engine: ENGINE, builds: BUILDS } = engineUnderTest();
 
-/** The second app, built once for the file's suites (lib/checklist-app.ts), when its first scenario runs. */
+/**
+ * The second app (lib/checklist-app.ts), built once for the run's engines (lib/shared-build.ts)
+ * when the first scenario that needs it runs.
+ */
 let checklist: Promise<ChecklistApp> | undefined;
-const checklistApp = (): Promise<ChecklistApp> => (checklist ??= buildChecklistApp());
+const checklistApp = (): Promise<ChecklistApp> => (checklist ??= sharedBuild('checklist-app', buildChecklistApp));
 
 /** Where the checklist shows its field: its home screen (this app's field screen may be one the checklist lacks). */
 const CHECKLIST_HOME = '/';

@@ -17,6 +17,7 @@ import { OTHER_SITE, OTHER_SITE_HEADING, withOtherSite } from './lib/other-site'
 import { registrationOf, type RegistrationSeen } from './lib/registration';
 import { FIELD_SCREEN, heading, statusRow, variant } from './lib/screens';
 import { audit, copySite, readPrecache, site } from './lib/site';
+import { sharedBuild } from './lib/shared-build';
 import { until } from './lib/wait';
 import { appStorage, assertStorageKept, fieldText } from './lib/field';
 
@@ -207,7 +208,8 @@ for (const [index, build] of BUILDS.entries()) {
     scenario(
       '9. a big app (40 more files, 12 MB) on a slow HTTP/1.1 link: every response longer than the stall limit but moving, one stalled',
       async () => {
-        const dist = buildBigApp();
+        // Built once for the run's engines (lib/shared-build.ts).
+        const dist = await sharedBuild('big-app', buildBigApp);
         const manifest = readPrecache(dist);
         const stall = stallOnce(dist);
         const host = await startHost('preview', dist, { intercept: stall.intercept, pace: BIG_APP_PACE });

@@ -264,8 +264,10 @@ async function e2e() {
     console.log(/** @type {Error} */ (err).message);
     return record('e2e', 0, 1);
   }
+  // Builds that the engines' processes share, made once in the run (test/e2e/lib/shared-build.ts).
+  const shared = await fs.mkdtemp(path.join(os.tmpdir(), 'offline-shell-e2e-shared-'));
   /** @type {Record<string, string>} */
-  const env = { FORCE_COLOR: '0', CHROME_PATH: chrome, TEST_SITES: sites };
+  const env = { FORCE_COLOR: '0', CHROME_PATH: chrome, TEST_SITES: sites, E2E_SHARED: shared };
   // SCENARIOS set by hand wins (engine-suite.ts reads it).
   if (quick && !process.env.SCENARIOS) env.SCENARIOS = QUICK_SMOKE.scenarios;
   const engineFiles = files.filter(isEngineTest);
@@ -307,6 +309,7 @@ async function e2e() {
     }
   });
   await Promise.all(workers);
+  await fs.rm(shared, { recursive: true, force: true });
   // The smoke names its scenarios by number: one renumbered in engines.test.ts must fail the run, not shrink it.
   const smokeCount = QUICK_SMOKE.scenarios.split(',').length * engines.length;
   if (env.SCENARIOS === QUICK_SMOKE.scenarios && !process.env.SCENARIOS && passed + failed < smokeCount) {

@@ -30,9 +30,9 @@ export const BIG_APP_PACE: Pace = { delayMs: 0, bytesPerSecond: 240 * 1024 };
 /** The media file whose first response stops halfway: the stall that must still be cut. */
 export const STALLED_FILE = MEDIA_FILES[7];
 
-/** Builds the big app from a copy of the project; returns its dist/. */
-export function buildBigApp(): string {
-  const project = copySources();
+/** Builds the big app from a copy of the project in `dest` (a temporary folder unless given); returns its dist/. */
+export function buildBigApp(dest?: string): string {
+  const project = copySources(dest);
   mkdirSync(path.join(project, 'static', 'media'), { recursive: true });
   for (const file of MEDIA_FILES) writeFileSync(path.join(project, 'static', file), randomBytes(MEDIA_BYTES));
   const packageFile = path.join(project, 'package.json');

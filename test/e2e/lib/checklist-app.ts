@@ -30,12 +30,12 @@ function run(cwd: string, ...args: string[]): string {
 }
 
 /**
- * Builds the checklist app (about 15 s): the shell without the demo, the fixture's screen and store
+ * Builds the checklist app (about 15 s) in `dest` (a temporary folder unless given): the shell without the demo, the fixture's screen and store
  * in, started in main.tsx; its kill switch and new version a second later than this version (python's
  * http.server answers a conditional GET with 304 when the file is not newer, to the second).
  */
-export async function buildChecklistApp(): Promise<ChecklistApp> {
-  const project = copyProject();
+export async function buildChecklistApp(dest?: string): Promise<ChecklistApp> {
+  const project = copyProject(dest);
   // A demo file changed since tools/demo-files.json was recorded stays, and the app would not type-check.
   const kept = run(project, 'tools/remove-demo.mjs')
     .split('\n')
