@@ -232,9 +232,9 @@ const CSP_EVALUATOR_TEST = 'csp-evaluator.test.mjs';
 
 /**
  * End-to-end files run at once: one more than the cores, at most four. The files mostly wait (on
- * a browser, a timer, a network change that WebKit hears seconds later): on 2 cores with two at a
- * time the machine stood 26-58 % idle, and three at a time took the e2e suite from 757-816 s to
- * 637 s with every test passing. Four (565 s) made one test's timing precondition fail.
+ * a browser, a timer, a network change that WebKit hears seconds later): measured on 2 cores, one
+ * file per core left the machine 26-58 % idle; three at a time is a sixth faster with every test
+ * passing; four pushed a test's own timing precondition (a browser's answer within a bound) over.
  */
 const E2E_LANES = Math.min(os.availableParallelism() + 1, 4);
 

@@ -10,8 +10,8 @@ export const sleep = (ms: number): Promise<void> => new Promise((resolve) => set
 /**
  * How often `until` checks: at once, then after 25 ms, then each pause half as long again, up to
  * 100 ms. A check is usually a round trip to a browser (a script run in the page, a WebDriver
- * command), and two suites share a 2-core machine: at a steady 25 ms a wait of ten seconds cost
- * 400 of them.
+ * command), and several test files share the machine's cores: at a steady 25 ms a wait of ten
+ * seconds costs 400 of them.
  */
 const FIRST_PAUSE_MS = 25;
 const LONGEST_PAUSE_MS = 100;
