@@ -1,6 +1,6 @@
 // The unit files, run in two processes at once (these machines have 2 cores, and the slow files
 // spend most of their time waiting on the builds they spawn), shared out by the last run's times:
-// uvu-run.mjs writes each file's time (TEST_TIMES), kept in <cache>/unit-times.json for the next run.
+// uvu-run.mjs writes each file's time (TEST_FILE_TIMES), kept in <cache>/unit-times.json for the next run.
 import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -62,7 +62,7 @@ export async function runUnitGroups({ root, cache, outdir, files }) {
       const result = await runInGroup(process.execPath, ['--enable-source-maps', 'test/harness/uvu-run.mjs', ...paths], {
         cwd: root,
         capture: true,
-        env: { FORCE_COLOR: '0', TEST_FILE_LIMIT_S: '60', TEST_TIMES: times },
+        env: { FORCE_COLOR: '0', TEST_FILE_LIMIT_S: '60', TEST_FILE_TIMES: times },
       });
       const took = await readTimes(times);
       for (const [file, ms] of Object.entries(took)) known[path.relative(outdir, file)] = ms;

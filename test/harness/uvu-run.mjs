@@ -2,9 +2,9 @@
 // Each file has a time limit (TEST_FILE_LIMIT_S seconds, 600 unless told): past it, the run stops
 // with a line naming the file, the suite and the test it was in (uvu-timed.mjs reports them), and
 // a summary that counts that test as failed, so a hanging test never hangs `npm test`.
-// With TEST_TIMES=FILE it writes there how long each file's suites took, in ms, for runner.mjs to
+// With TEST_FILE_TIMES=FILE it writes there how long each file's suites took, in ms, for runner.mjs to
 // share the unit files out between its processes by time.
-// Usage: [TEST_FILE_LIMIT_S=60] [TEST_TIMES=times.json] node test/harness/uvu-run.mjs file.mjs [...]
+// Usage: [TEST_FILE_LIMIT_S=60] [TEST_FILE_TIMES=times.json] node test/harness/uvu-run.mjs file.mjs [...]
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { setTimeout as nodeSetTimeout, clearTimeout as nodeClearTimeout } from 'node:timers';
@@ -79,6 +79,6 @@ for (const [index, file] of files.entries()) {
 }
 for (const [index, queued] of uvuGlobals.UVU_QUEUE.entries()) timeFile(queued, files[index]);
 await uvu.exec(false);
-if (process.env.TEST_TIMES) writeFileSync(process.env.TEST_TIMES, JSON.stringify(took));
+if (process.env.TEST_FILE_TIMES) writeFileSync(process.env.TEST_FILE_TIMES, JSON.stringify(took));
 // A test that failed midway may leave a browser or server open; the results are in, so exit now.
 process.exit(process.exitCode ?? 0);
