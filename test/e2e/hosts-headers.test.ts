@@ -308,6 +308,8 @@ for (const [how, copy] of [
     assert.is(copying.status, 0, copying.stderr);
     const nginx = await startNginxUnprivileged(served);
     try {
+      // A worker is forked as root and drops to nobody while it starts; one that has answered has started.
+      assert.is((await fetch(nginx.url)).status, 200);
       assert.equal(nginx.workerUsers(), ['nobody'], 'one worker, as nobody');
       const statuses: Record<string, number> = {};
       for (const { path: file } of audit(served).files) statuses[file] = (await fetch(new URL(file, nginx.url))).status;
