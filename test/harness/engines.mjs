@@ -181,13 +181,32 @@ function startXvfb() {
   });
 }
 
+/** Xvfb starts a time more before it counts as broken. */
+const XVFB_RETRIES = 2;
+
+/**
+ * Starts Xvfb, again when it exits before it has a display: under a full run's load its keymap
+ * compiler (xkbcomp, run by Xvfb at start) once failed ("XKB: Failed to compile keymap") and the
+ * next start worked. The last failure is reported with Xvfb's own words.
+ */
+async function startXvfbRetrying() {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await startXvfb();
+    } catch (err) {
+      if (attempt >= XVFB_RETRIES) throw err;
+      console.log(`Xvfb did not start (${/** @type {Error} */ (err).message.split('\n')[1] ?? 'no reason given'}); starting it again`);
+    }
+  }
+}
+
 /**
  * `--in-namespace node args...`: network and Xvfb up, then the command with DISPLAY; exits with its code.
  * @param {string[]} command
  */
 async function insideNamespace(command) {
   await setUpNamespaceNetwork();
-  const xvfb = await startXvfb();
+  const xvfb = await startXvfbRetrying();
   let code = 1;
   try {
     const child = spawn(command[0], command.slice(1), { stdio: 'inherit', env: { ...process.env, DISPLAY: xvfb.display } });
