@@ -26,17 +26,29 @@ interface Answer {
   body: Buffer;
 }
 
-/** GETs `urlPath` from the host, asking for `encoding` (none by default). */
-function get(host: Host, urlPath: string, encoding = 'identity'): Promise<Answer> {
+/** GETs `urlPath` from the host (or asks with `method`), asking for `encoding` (none by default). */
+function get(host: Host, urlPath: string, encoding = 'identity', method = 'GET'): Promise<Answer> {
   return new Promise((resolve, reject) => {
-    const request = http.get(new URL(urlPath, host.url), { headers: { 'Accept-Encoding': encoding } }, (response) => {
+    const request = http.request(new URL(urlPath, host.url), { method, headers: { 'Accept-Encoding': encoding } }, (response) => {
       const chunks: Buffer[] = [];
       response.on('data', (chunk: Buffer) => chunks.push(chunk));
       response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks) }));
       response.on('error', reject);
     });
     request.on('error', reject);
+    request.end();
   });
+}
+
+/**
+ * Asserts the host answers the page's reconnect probe (src/reload/connectivity.ts: a HEAD of /sw.js, past
+ * the worker) with a 200 and no body: the reload waits for that answer, so a host that refused HEAD
+ * would keep a page from ever reloading.
+ */
+async function assertAnswersProbe(host: Host): Promise<void> {
+  const answer = await get(host, '/sw.js', 'identity', 'HEAD');
+  assert.is(answer.status, 200, `${host.kind}: HEAD /sw.js`);
+  assert.is(answer.body.length, 0, `${host.kind}: no body for HEAD`);
 }
 
 /** One rule of a `_headers` file: a path pattern (`*` matches any rest) and its headers. */
@@ -249,6 +261,11 @@ for (const build of BUILDS) {
       }
     });
 
+    test('the reconnect probe (HEAD /sw.js) answers 200 with no body, no-cache', async ({ host }) => {
+      await assertAnswersProbe(host);
+      assert.is((await get(host, '/sw.js', 'identity', 'HEAD')).headers['cache-control'], 'no-cache');
+    });
+
     // Pages sends its own `no-store` with a 404 (no _headers rule can name "any unknown path"
     // without also matching every file): never stored at all, stricter than revalidated.
     const notFoundCaching = kind === 'pages' ? 'no-store' : 'no-cache';
@@ -287,6 +304,16 @@ for (const build of BUILDS) {
     test.run();
   }
 }
+
+const python = suite<{ host: Host }>("python's http.server, which sends no headers of ours");
+beforeAllTests(python, async (context) => {
+  context.host = await startHost('python', site('react', 'v1'));
+});
+python.after(async ({ host }) => host?.close());
+python('the reconnect probe (HEAD /sw.js) answers 200 with no body', async ({ host }) => {
+  await assertAnswersProbe(host);
+});
+python.run();
 
 const copied = suite<{ parent: string; dir: string }>('a copy of the build on nginx whose workers run as nobody (issue 50)');
 beforeAllTests(copied, (context) => {

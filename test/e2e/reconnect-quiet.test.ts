@@ -2,7 +2,7 @@
 // moment (an open IME composition holds it), brings the person back to the same field, caret and
 // scroll, happens once in each of several tabs with one probe shared between them, and a tab that
 // comes back (shown again, or restored from the back/forward cache) finds a new version.
-// Typing through a reconnect in every engine is in engines.test.ts (scenario 3d).
+// Typing through a reconnect in every engine is in engines.test.ts (scenario 3e, on a form of its own).
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { suite } from 'uvu';

@@ -40,7 +40,7 @@ export function engineUnderTest(): { engine: EngineName; builds: Build[] } {
 /** Limit for the first install: every file of the version is fetched and hashed. */
 const INSTALL_MS = 20_000;
 
-/** SCENARIOS=4,6,10f runs only those scenarios (by number, 3 meaning 3a, 3b, ...; or one by its whole number, 3e): for chasing one engine's failure by hand. */
+/** SCENARIOS=4,6,10f runs only those scenarios (by number, 3 meaning 3a, 3c and 3e; or one by its whole number, 3e): for chasing one engine's failure by hand. */
 const SCENARIOS = process.env.SCENARIOS?.split(',').filter(Boolean) ?? [];
 const wanted = (name: string) =>
   SCENARIOS.length === 0 || SCENARIOS.includes(/^\d+/.exec(name)?.[0] ?? '') || SCENARIOS.includes(name.split('.')[0]);
