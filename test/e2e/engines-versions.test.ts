@@ -193,7 +193,10 @@ for (const [index, build] of BUILDS.entries()) {
         const v2 = site(build, 'v2');
         await host.setRoot(v2);
         held.release();
-        // v1's install fails on another version's audit.json; the page's retry (10 s) installs v2.
+        // v1's install fails on another version's audit.json. The page would try again in 10 s (its
+        // retry: sw-faults.test.ts); a reload registers again at once and installs v2.
+        await until("v1's install to fail", async () => (await tab.text()).includes('saving the app failed'));
+        await tab.reload();
         await until('"Ready to work offline"', async () => (await tab.text()).includes('Ready to work offline'), 30_000);
         const stored = await auditVersionsByCache(tab);
         assert.equal(stored, [[CACHE_PREFIX + audit(v2).version, audit(v2).version]], "each cache holds its own version's audit");
