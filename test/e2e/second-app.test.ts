@@ -5,7 +5,7 @@
 // survive a reload offline; "Reload to update" brings its new version with the field and caret as
 // they were; evicted files come back verified, each asked of the server once; its kill switch
 // reloads it from the network with the field as it was. Typing through a reconnect into its field
-// is engines-second-app.test.ts 10b, in Chromium, Firefox and WebKit.
+// is engines-second-app.test.ts 10f, in Chromium, Firefox and WebKit.
 import type { BrowserContext, Page } from 'playwright-core';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
