@@ -1,7 +1,10 @@
-// Deploys, as a user meets them, on each host: a new version waits until the user takes it and
-// then arrives with exactly one reload; a new version with a file missing (each host answers that
-// its own way) never installs and the old one keeps working offline; the kill switch withdraws the
+// Deploys, as a user meets them: a new version waits until the user takes it and then arrives with
+// exactly one reload; a new version with a file missing (each host answers that its own way: on
+// every host) never installs and the old one keeps working offline; the kill switch withdraws the
 // worker and every cache of ours. Each test is a deploy: the host switches the folder it serves.
+// The update and the kill switch run on the preview server and on Cloudflare Pages' runtime, the
+// host that answers most differently (308s to pretty URLs, its own compression); python and nginx
+// serve sw.js and the pages as plain files, which hosts-headers.test.ts reads on each.
 // (Altered bytes and a file failing with a 500: engines-versions.test.ts scenario 5 in every engine,
 // and test/unit/sw-install.test.ts.)
 import { rmSync } from 'node:fs';
@@ -68,54 +71,58 @@ for (const build of BUILDS) {
       await host.setRoot(dist);
     });
 
-    test('a new version waits for "Reload to update", then arrives with exactly one reload in each tab, keeping what was typed', async ({
-      host,
-    }) => {
-      const { page, problems } = await openInstalledWatched(context, host.url);
-      const old = await cacheNames(page);
-      await makeOtherCache(page);
-      const other = await context.newPage();
-      await other.goto(new URL('/about/', host.url).href);
-      await other.getByRole('heading', { name: 'What this app ships' }).waitFor();
+    /** Whether this host runs the update and the kill switch (see the top of the file). */
+    const deploysInFull = kind === 'preview' || kind === 'pages';
 
-      await host.setRoot(next);
-      await checkForUpdate(page);
-      for (const p of [page, other]) await p.getByText('A new version is ready.').waitFor({ timeout: 10_000 });
-      // The new version waits: nothing changed under the open pages.
-      assert.equal([await variant(page), await variant(other)], ['', '']);
-      // Typed a moment before the click, so only the flush before the reload can save it.
-      await page.getByRole('link', { name: FIELD_SCREEN.h1, exact: true }).click();
-      await appField(page).fill('written just before updating');
-      const loads = countLoads(page);
-      const otherLoads = countLoads(other);
-      await page.getByRole('button', { name: 'Reload to update' }).click();
+    if (deploysInFull)
+      test('a new version waits for "Reload to update", then arrives with exactly one reload in each tab, keeping what was typed', async ({
+        host,
+      }) => {
+        const { page, problems } = await openInstalledWatched(context, host.url);
+        const old = await cacheNames(page);
+        await makeOtherCache(page);
+        const other = await context.newPage();
+        await other.goto(new URL('/about/', host.url).href);
+        await other.getByRole('heading', { name: 'What this app ships' }).waitFor();
 
-      const newVersion = audit(next).version;
-      for (const [tab, which] of [
-        [page, 'the tab that asked'],
-        [other, 'the other tab'],
-      ] as const) {
-        await until(`the new version in ${which}`, async () => (await variant(tab).catch(() => '')) === 'v2');
-        // An update reloads a page only when its controller changes: with the new version in
-        // control and no other worker on its way, no second reload can come.
-        await until(`the new version's worker in sole control of ${which}`, async () => {
-          const worker = await workerState(tab).catch(() => null);
-          return worker?.version === newVersion && !worker.pending;
-        });
-      }
-      assert.is(loads.n, 1, 'one reload in the tab that asked');
-      assert.is(otherLoads.n, 1, 'one reload in the other tab');
-      assert.is(await appField(page).inputValue(), 'written just before updating');
-      await other.getByRole('heading', { name: 'What this app ships' }).waitFor();
-      assert.equal(await cacheNames(page), [OTHER, CACHE_PREFIX + newVersion].sort(), "the old cache is gone, the other app's stays");
-      assert.not.ok(old.includes(CACHE_PREFIX + newVersion));
-      // And the new version works offline.
-      await context.setOffline(true);
-      await page.reload();
-      await appField(page).waitFor();
-      assert.is(await variant(page), 'v2');
-      assert.equal(problems, []);
-    });
+        await host.setRoot(next);
+        await checkForUpdate(page);
+        for (const p of [page, other]) await p.getByText('A new version is ready.').waitFor({ timeout: 10_000 });
+        // The new version waits: nothing changed under the open pages.
+        assert.equal([await variant(page), await variant(other)], ['', '']);
+        // Typed a moment before the click, so only the flush before the reload can save it.
+        await page.getByRole('link', { name: FIELD_SCREEN.h1, exact: true }).click();
+        await appField(page).fill('written just before updating');
+        const loads = countLoads(page);
+        const otherLoads = countLoads(other);
+        await page.getByRole('button', { name: 'Reload to update' }).click();
+
+        const newVersion = audit(next).version;
+        for (const [tab, which] of [
+          [page, 'the tab that asked'],
+          [other, 'the other tab'],
+        ] as const) {
+          await until(`the new version in ${which}`, async () => (await variant(tab).catch(() => '')) === 'v2');
+          // An update reloads a page only when its controller changes: with the new version in
+          // control and no other worker on its way, no second reload can come.
+          await until(`the new version's worker in sole control of ${which}`, async () => {
+            const worker = await workerState(tab).catch(() => null);
+            return worker?.version === newVersion && !worker.pending;
+          });
+        }
+        assert.is(loads.n, 1, 'one reload in the tab that asked');
+        assert.is(otherLoads.n, 1, 'one reload in the other tab');
+        assert.is(await appField(page).inputValue(), 'written just before updating');
+        await other.getByRole('heading', { name: 'What this app ships' }).waitFor();
+        assert.equal(await cacheNames(page), [OTHER, CACHE_PREFIX + newVersion].sort(), "the old cache is gone, the other app's stays");
+        assert.not.ok(old.includes(CACHE_PREFIX + newVersion));
+        // And the new version works offline.
+        await context.setOffline(true);
+        await page.reload();
+        await appField(page).waitFor();
+        assert.is(await variant(page), 'v2');
+        assert.equal(problems, []);
+      });
 
     // The broken file must be one that this version changed: the install may take a file it
     // already holds from the HTTP cache, where the bytes it verified for the old version are the
@@ -148,7 +155,7 @@ for (const build of BUILDS) {
         });
       });
 
-    if (build.name === 'react')
+    if (build.name === 'react' && deploysInFull)
       test('the kill switch leaves no registration and no cache of ours, and the page works online, with no console problem', async ({
         host,
       }) => {
