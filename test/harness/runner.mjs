@@ -235,8 +235,9 @@ const CSP_EVALUATOR_TEST = 'csp-evaluator.test.mjs';
  * a browser, a timer, a network change that WebKit hears seconds later): measured on 2 cores, one
  * file per core left the machine 26-58 % idle; three at a time is a sixth faster with every test
  * passing; four pushed a test's own timing precondition (a browser's answer within a bound) over.
+ * E2E_LANES=N in the environment overrides it, for measuring.
  */
-const E2E_LANES = Math.min(os.availableParallelism() + 1, 4);
+const E2E_LANES = Number(process.env.E2E_LANES) || Math.min(os.availableParallelism() + 1, 4);
 
 /** The engines a plain `npm test` runs it in: all three. `--engine firefox` (or a list) runs only those. */
 const DEFAULT_ENGINES = ENGINES;
