@@ -5,20 +5,7 @@ import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { runInGroup } from './process-group.mjs';
-
-/**
- * The times in a JSON file uvu-run.mjs or an earlier run wrote; none when it is missing or unreadable
- * (times only order the files: a lost one costs balance, never a result).
- * @param {string} file
- * @returns {Promise<Record<string, number>>}
- */
-async function readTimes(file) {
-  try {
-    return JSON.parse(await fs.readFile(file, 'utf8'));
-  } catch {
-    return {};
-  }
-}
+import { readTimes } from './run-times.mjs';
 
 /**
  * Shares `files` out into `count` groups of about equal time (the longest first, each to the group
