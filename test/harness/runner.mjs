@@ -18,6 +18,7 @@ import { ensureCspEvaluator, ensureObservatory, ensureTestMachine, ensureWrangle
 import { bundleTests } from './test-bundle.mjs';
 import { BUILDS, buildTestSites } from './test-sites.mjs';
 import { runUnitGroups } from './unit-groups.mjs';
+import { longestFirst, readTimes } from './run-times.mjs';
 import { describeTestScreens } from './field-screen.mjs';
 import { PROGRAMS } from '../../tools/typecheck.mjs';
 
@@ -164,6 +165,9 @@ async function unit() {
   record('unit', passed, failed, took);
 }
 
+/** The lab's npm packages, installed beside the first suites of a full run. @type {ReturnType<typeof run> | undefined} */
+let labPackages;
+
 /** The test sites' build, started by the first suite that needs them. @type {Promise<string> | undefined} */
 let built;
 
@@ -277,24 +281,37 @@ async function e2e() {
   // Cloudflare Pages' runtime, installed into the cache on first use (no dev dependency: setup.mjs),
   // and only for a run with a file that starts it (not the quick run's).
   const sources = chromiumFiles.map((file) => sourceOf(file, path.join(cache, 'e2e'), path.join(root, 'test/e2e')));
+  // A full run installed them beside the first suites: what that said comes first.
+  if (labPackages) process.stdout.write((await labPackages).out);
   if (needsPagesRuntime(sources)) env.WRANGLER_PATH = ensureWrangler(cache);
   // The Observatory's scanner and the CSP Evaluator likewise, when their tests run.
   if (chromiumFiles.some((file) => path.basename(file) === OBSERVATORY_TEST)) env.OBSERVATORY_PATH = ensureObservatory(cache);
   if (chromiumFiles.some((file) => path.basename(file) === CSP_EVALUATOR_TEST)) env.CSP_EVALUATOR_PATH = ensureCspEvaluator(cache);
-  // The engine runs go first: WebKit's is the longest (its network changes take seconds to reach
-  // the page), and the Chromium files fill the other worker meanwhile.
-  const jobs = [
-    // engines is empty when there is no engine file.
-    ...[...engines]
-      .reverse()
-      // The quick run: the React build (the full run adds Preact, which shares every line of the offline core).
-      .flatMap((engine) =>
-        engineFiles.map((file) => () => runEngineTest({ engine, file, env, capture: true, build: quick ? 'react' : undefined })),
+  // The longest first, by the last run's times (run-times.mjs). With none (a fresh clone), the
+  // engine runs go first, WebKit's the longest (its network changes take seconds to reach the
+  // page), and the Chromium files fill the other lanes meanwhile.
+  const timesFile = path.join(cache, 'e2e-times.json');
+  const known = await readTimes(timesFile);
+  // Only whole files' times are kept: the quick run's and a SCENARIOS run's are a part of one.
+  const keepsTimes = !quick && !process.env.SCENARIOS;
+  const jobs = longestFirst(
+    [
+      // engines is empty when there is no engine file.
+      ...[...engines].reverse().flatMap((engine) =>
+        engineFiles.map((file) => ({
+          key: `${engine} ${path.basename(file)}`,
+          // The quick run: the React build (the full run adds Preact, which shares every line of the offline core).
+          run: () => runEngineTest({ engine, file, env, capture: true, build: quick ? 'react' : undefined }),
+        })),
       ),
-    ...chromiumFiles.map(
-      (file) => () => run(process.execPath, ['--enable-source-maps', 'test/harness/uvu-run.mjs', file], { capture: true, env }),
-    ),
-  ];
+      ...chromiumFiles.map((file) => ({
+        key: path.basename(file),
+        run: () => run(process.execPath, ['--enable-source-maps', 'test/harness/uvu-run.mjs', file], { capture: true, env }),
+      })),
+    ],
+    (job) => job.key,
+    known,
+  );
   // One process per file, E2E_LANES at a time; output printed per file.
   let passed = 0;
   let failed = 0;
@@ -302,7 +319,9 @@ async function e2e() {
     for (;;) {
       const job = jobs.shift();
       if (!job) return;
-      const { code, out } = await job();
+      const started = performance.now();
+      const { code, out } = await job.run();
+      known[job.key] = Math.round(performance.now() - started);
       process.stdout.write(out);
       const counts = uvuCounts(out, code);
       passed += counts.passed;
@@ -310,6 +329,7 @@ async function e2e() {
     }
   });
   await Promise.all(workers);
+  if (keepsTimes) await fs.writeFile(timesFile, JSON.stringify(known, null, 2));
   await fs.rm(shared, { recursive: true, force: true });
   // The smoke names its scenarios by number: one renumbered in engines.test.ts must fail the run, not shrink it.
   const smokeCount = QUICK_SMOKE.scenarios.split(',').length * engines.length;
@@ -350,6 +370,9 @@ if (wanted.includes('unit')) {
   unitRun.catch(() => {});
 }
 if (wanted.includes('e2e')) buildSites().catch(() => {});
+// A full run's e2e files need the lab's packages: a fresh clone installs them now (lab-packages.mjs).
+if (wanted.includes('e2e') && !quick && !enginesAsked && !grep)
+  labPackages = run(process.execPath, ['test/harness/lab-packages.mjs', cache], { capture: true });
 for (const name of wanted) {
   if (!suites[name]) {
     console.log(`unknown suite ${name} (expected ${Object.keys(suites).join(', ')})`);
