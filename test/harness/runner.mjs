@@ -165,9 +165,6 @@ async function unit() {
   record('unit', passed, failed, took);
 }
 
-/** The lab's npm packages, installed beside the first suites of a full run. @type {ReturnType<typeof run> | undefined} */
-let labPackages;
-
 /** The test sites' build, started by the first suite that needs them. @type {Promise<string> | undefined} */
 let built;
 
@@ -281,8 +278,6 @@ async function e2e() {
   // Cloudflare Pages' runtime, installed into the cache on first use (no dev dependency: setup.mjs),
   // and only for a run with a file that starts it (not the quick run's).
   const sources = chromiumFiles.map((file) => sourceOf(file, path.join(cache, 'e2e'), path.join(root, 'test/e2e')));
-  // A full run installed them beside the first suites: what that said comes first.
-  if (labPackages) process.stdout.write((await labPackages).out);
   if (needsPagesRuntime(sources)) env.WRANGLER_PATH = ensureWrangler(cache);
   // The Observatory's scanner and the CSP Evaluator likewise, when their tests run.
   if (chromiumFiles.some((file) => path.basename(file) === OBSERVATORY_TEST)) env.OBSERVATORY_PATH = ensureObservatory(cache);
@@ -370,9 +365,6 @@ if (wanted.includes('unit')) {
   unitRun.catch(() => {});
 }
 if (wanted.includes('e2e')) buildSites().catch(() => {});
-// A full run's e2e files need the lab's packages: a fresh clone installs them now (lab-packages.mjs).
-if (wanted.includes('e2e') && !quick && !enginesAsked && !grep)
-  labPackages = run(process.execPath, ['test/harness/lab-packages.mjs', cache], { capture: true });
 for (const name of wanted) {
   if (!suites[name]) {
     console.log(`unknown suite ${name} (expected ${Object.keys(suites).join(', ')})`);
