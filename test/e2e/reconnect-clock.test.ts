@@ -37,8 +37,9 @@ for (const build of BUILDS) {
     await page.getByText('You are offline; everything here still works.').waitFor({ timeout: 2000 });
     await sleep(300); // pacing: a user's offline spell, not an absence proof
     await context.setOffline(false);
-    // The positive signal: the probe answered, so the reload was due. It would be logged in the
-    // same task as the probe's answer (src/reload/reconnect.ts): none means the guard holds it.
+    // The positive signal: the probe answered, so the reload was due. Unguarded, it follows the
+    // answer at once (src/reload/reconnect.ts); the log read after the reload below tells the two
+    // apart: a held reload asks again once the window is over (a second probe-ok).
     await until('the probe to succeed', async () => (await logKinds(page)).at(-1) === 'probe-ok');
     assert.is(loads.n, 0, 'no reload within the guard window');
     await context.clock.fastForward(GUARD_WINDOW_MS);
