@@ -15,7 +15,7 @@ import * as assert from 'uvu/assert';
 import { logKinds, logLines } from './lib/connectivity-log';
 import { assertOneReconnectReload, Documents } from './lib/documents';
 import { EngineSuite, engineUnderTest } from './lib/engine-suite';
-import { requestsSince } from './lib/hosts';
+import { isProbe, requestsSince } from './lib/hosts';
 import { MESSAGE_PATH, messageForm, secretsOf, stateLine } from './lib/message-form';
 import { assertPolicyEnforced, assertTrustedTypesEnforced } from './lib/page-policy';
 import { registrationOf } from './lib/registration';
@@ -114,7 +114,7 @@ for (const [index, build] of BUILDS.entries()) {
       await documents.until('the reloaded page to show the text', async () => (await fieldText(tab)) === 'typed while offline');
       await assertOneReconnectReload(tab, documents);
       await s.host.logged();
-      const probes = s.host.log.slice(probesFrom).filter((request) => request.method === 'HEAD' && request.url === '/sw.js');
+      const probes = s.host.log.slice(probesFrom).filter(isProbe);
       assert.is(probes.length, 1, 'one probe of the server, over the network');
       assert.not.ok((await tab.text()).includes('You are offline'), 'no offline banner after the reload');
       console.log(`  flapping in ${ENGINE}: the page logged ${(await logKinds(tab)).join(', ')}`);

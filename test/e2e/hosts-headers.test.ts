@@ -43,12 +43,13 @@ function get(host: Host, urlPath: string, encoding = 'identity', method = 'GET')
 /**
  * Asserts the host answers the page's reconnect probe (src/reload/connectivity.ts: a HEAD of /sw.js, past
  * the worker) with a 200 and no body: the reload waits for that answer, so a host that refused HEAD
- * would keep a page from ever reloading.
+ * would keep a page from ever reloading. Returns the answer, for what else a test reads of it.
  */
-async function assertAnswersProbe(host: Host): Promise<void> {
+async function assertAnswersProbe(host: Host): Promise<Answer> {
   const answer = await get(host, '/sw.js', 'identity', 'HEAD');
   assert.is(answer.status, 200, `${host.kind}: HEAD /sw.js`);
   assert.is(answer.body.length, 0, `${host.kind}: no body for HEAD`);
+  return answer;
 }
 
 /** One rule of a `_headers` file: a path pattern (`*` matches any rest) and its headers. */
@@ -262,8 +263,8 @@ for (const build of BUILDS) {
     });
 
     test('the reconnect probe (HEAD /sw.js) answers 200 with no body, no-cache', async ({ host }) => {
-      await assertAnswersProbe(host);
-      assert.is((await get(host, '/sw.js', 'identity', 'HEAD')).headers['cache-control'], 'no-cache');
+      const answer = await assertAnswersProbe(host);
+      assert.is(answer.headers['cache-control'], 'no-cache');
     });
 
     // Pages sends its own `no-store` with a 404 (no _headers rule can name "any unknown path"

@@ -8,7 +8,7 @@ import { GUARD_KEY } from '../../src/reload/reconnect';
 import { countLoads, reconnectReloaded } from './lib/app';
 import { freshContext } from './lib/browser';
 import { logKinds } from './lib/connectivity-log';
-import { startHost } from './lib/hosts';
+import { isProbe, startHost } from './lib/hosts';
 import { BUILDS, site } from './lib/site';
 import { shareChromium, type Shared } from './lib/suite';
 import { sleep, until } from './lib/wait';
@@ -18,7 +18,6 @@ const DAY_MS = 86_400_000;
 
 /** The reload guard's window (src/reload/reconnect.ts, `guardMs`). */
 const GUARD_WINDOW_MS = 10_000;
-const isProbe = (request: { method: string; url: string }) => request.method === 'HEAD' && request.url === '/sw.js';
 
 for (const build of BUILDS) {
   const test = suite<Shared>(`a clock moved back 30 days (${build.name})`);

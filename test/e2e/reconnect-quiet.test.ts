@@ -9,15 +9,13 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { appRunning, countLoads, openInstalled, reconnectReloaded, typeSteadily } from './lib/app';
 import { freshContext, launchWithTabs } from './lib/browser';
-import { startHost, type Host } from './lib/hosts';
+import { isProbe, startHost, type Host } from './lib/hosts';
 import { BUILDS, site } from './lib/site';
 import { shareChromium, type Shared } from './lib/suite';
 import { until, WAIT } from './lib/wait';
 import { logLines } from './lib/connectivity-log';
 import { appField, caretOf, fieldScreenUrl, openFieldScreen, openFieldWatched } from './lib/field';
 import { FIELD_SCREEN } from './lib/screens';
-
-const isProbe = (request: { method: string; url: string }) => request.method === 'HEAD' && request.url === '/sw.js';
 
 /** Takes the network away and waits until the page says so. */
 async function goOffline(context: BrowserContext, page: Page): Promise<void> {

@@ -2,12 +2,12 @@
 // in all, built from a copy of the project, and the slow HTTP/1.1 link it is installed over, where
 // every response keeps moving but takes longer in all than the stall limit, and one response
 // stops moving halfway: a real stall.
-import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import path from 'node:path';
 import type { Pace } from '../../../tools/serve/server.mjs';
+import { editPackageJson, runBuild } from './builder';
 import { copySources } from './site';
 
 /** The media files the big app adds: 40 of 300 KB (12 MB), random bytes so no encoding shrinks them. */
@@ -35,12 +35,10 @@ export function buildBigApp(dest?: string): string {
   const project = copySources(dest);
   mkdirSync(path.join(project, 'static', 'media'), { recursive: true });
   for (const file of MEDIA_FILES) writeFileSync(path.join(project, 'static', file), randomBytes(MEDIA_BYTES));
-  const packageFile = path.join(project, 'package.json');
-  const pkg = JSON.parse(readFileSync(packageFile, 'utf8'));
-  writeFileSync(packageFile, JSON.stringify({ ...pkg, stallSeconds: BIG_APP_STALL_SECONDS }));
+  editPackageJson(project, (pkg) => ({ ...pkg, stallSeconds: BIG_APP_STALL_SECONDS }));
   const out = path.join(project, 'dist');
-  const result = spawnSync(process.execPath, ['build.mjs', '--out', out], { cwd: project, encoding: 'utf8' });
-  if (result.status !== 0) throw new Error(`the big app did not build: ${result.stderr}`);
+  const result = runBuild(project, ['--out', out]);
+  if (result.code !== 0) throw new Error(`the big app did not build: ${result.stderr}`);
   return out;
 }
 

@@ -119,6 +119,9 @@ export function holdFile(file: string): HeldFile {
   };
 }
 
+/** Whether a request in a host's log is the page's reconnect probe: a HEAD of /sw.js (src/reload/connectivity.ts). */
+export const isProbe = (request: { method: string; url: string }): boolean => request.method === 'HEAD' && request.url === '/sw.js';
+
 /** The paths of the requests a host got since `from` (an index into its log) with `method`. */
 export const requestsSince = (host: Host, from: number, method = 'GET'): string[] =>
   host.log
