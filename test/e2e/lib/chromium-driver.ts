@@ -1,15 +1,22 @@
 // The engine-neutral driver (driver.ts) over Debian's Chromium with playwright-core: one browser
 // per test file, a fresh `newContext({ serviceWorkers: 'allow' })` per profile.
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
-import { CHROME_ARGS } from '../../harness/chromium.mjs';
-import { engineExecutables, missingEngine } from '../../harness/engines.mjs';
+import type { BrowserContext, Page } from 'playwright-core';
+import { missingEngine } from '../../harness/engines.mjs';
+import { launchChromium as launchBrowser } from './browser';
 import { clickableXPath, focusAtEnd, labelledXPath, scriptedTabParts, type Engine, type Profile, type Tab } from './driver';
 
-/** Launches Debian's Chromium headless (CHROME_PATH overrides); throws one line when it is not installed. */
+/**
+ * Launches Chromium as the other e2e files do (browser.ts: its headless shell, or the full browser
+ * where the shell is missing); throws one line when Chromium is not installed. The scenarios drive
+ * pages, workers, caches and the network, which the shell runs with the browser's own Blink, V8 and
+ * network service; without the browser's UI layer each profile costs about half the CPU, and the
+ * e2e run is CPU-bound (CHANGELOG.md). What needs that layer (a real profile, tabs that really
+ * hide) is tested in the full browser (browser.ts).
+ */
 export async function launchChromium(): Promise<Engine> {
   const missing = missingEngine('chromium');
   if (missing) throw new Error(missing);
-  const browser = await chromium.launch({ executablePath: engineExecutables('chromium')[0].path, headless: true, args: CHROME_ARGS });
+  const browser = await launchBrowser();
   return {
     name: 'chromium',
     version: `chromium ${browser.version()}`,
