@@ -4,6 +4,7 @@
 // reading the build's `_headers`). Each counts the requests it gets, can switch the folder it
 // serves (a deploy), and can stop answering altogether.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
 import type { IncomingMessage } from 'node:http';
 import path from 'node:path';
 import { listen, type Intercept, type Pace } from '../../../tools/serve/server.mjs';
@@ -214,18 +215,30 @@ async function startPython(dir: string): Promise<Host> {
   };
 }
 
+/** The rules Pages reads from a deploy's folder at start: `_headers` and `_redirects`, as one string ('' for a missing file). */
+function pagesRules(dir: string): string {
+  return ['_headers', '_redirects']
+    .map((file) => (existsSync(path.join(dir, file)) ? readFileSync(path.join(dir, file), 'utf8') : ''))
+    .join('\0');
+}
+
 /**
  * Cloudflare Pages' runtime (`wrangler pages dev`, test/e2e/lib/wrangler.ts) serving `dir` with its
- * `_headers`. A deploy restarts it on the same port with the new folder: wrangler reads `_headers`
- * once, at start (after a symlink swap it served the new files with the old rules: the new hashed
- * script with Pages' default Cache-Control), and a new deployment on Pages is a new start too.
+ * `_headers`, through a symlink. wrangler reads each file when asked for it, but its rules
+ * (`_headers`, `_redirects`) once, at start: after a symlink swap it served the new files with the
+ * old rules (the new hashed script with Pages' default Cache-Control). So a deploy whose rules
+ * differ (a new version) restarts it on the same port, as a new deployment on Pages starts afresh;
+ * a copy with the same rules (a file altered or missing) is a swap of the link, which saves a start
+ * of about two seconds of CPU.
  */
 async function startPages(dir: string): Promise<Host> {
   const prefix = temp();
   const port = await freePort();
   const log: Host['log'] = [];
+  const served = linkedRoot(dir);
   let root = path.resolve(dir);
-  let wrangler = await startWrangler(root, port, prefix, log);
+  let rules = pagesRules(root);
+  let wrangler = await startWrangler(served.link, port, prefix, log);
   let paused = false;
   let markers = 0;
   return {
@@ -247,9 +260,13 @@ async function startPages(dir: string): Promise<Host> {
     async setRoot(next) {
       if (path.resolve(next) === root) return;
       root = path.resolve(next);
-      if (paused) return;
+      await served.setRoot(root);
+      const nextRules = pagesRules(root);
+      const sameRules = nextRules === rules;
+      rules = nextRules;
+      if (paused || sameRules) return;
       await wrangler.stop();
-      wrangler = await startWrangler(root, port, prefix, log);
+      wrangler = await startWrangler(served.link, port, prefix, log);
     },
     async pause() {
       if (paused) return;
@@ -258,7 +275,7 @@ async function startPages(dir: string): Promise<Host> {
     },
     async resume() {
       if (!paused) return;
-      wrangler = await startWrangler(root, port, prefix, log);
+      wrangler = await startWrangler(served.link, port, prefix, log);
       paused = false;
     },
     close: () => (paused ? Promise.resolve() : wrangler.stop()),
