@@ -17,6 +17,7 @@ import { logKinds } from './lib/connectivity-log';
 import { requestsSince, startHost } from './lib/hosts';
 import { buildChecklistApp, checklistOf, checklistWith, NEW_ITEM, type ChecklistApp } from './lib/checklist-app';
 import { appScript, cleanup, readPrecache } from './lib/site';
+import { sharedBuild } from './lib/shared-build';
 import { shareChromium, type Shared } from './lib/suite';
 import { until, WAIT } from './lib/wait';
 import { caretOf } from './lib/field';
@@ -24,7 +25,8 @@ import { caretOf } from './lib/field';
 const test = suite<Shared>('the shell on a second app: a checklist');
 let app: ChecklistApp;
 shareChromium(test, async () => {
-  app = await buildChecklistApp();
+  // The same build as engines-second-app.test.ts's, made once in the run (shared-build.ts).
+  app = await sharedBuild('checklist-app', buildChecklistApp);
   return startHost('preview', app.dist);
 });
 test.after.each(async ({ host }) => {
