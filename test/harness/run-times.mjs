@@ -17,6 +17,18 @@ export async function readTimes(file) {
 }
 
 /**
+ * The times to order a run by: this machine's last whole run (`recorded`, in the test cache), and
+ * for a file it has no time for, the times shipped with the project (`shipped`: a whole run on a
+ * 2-core machine), so a fresh clone, CI's every run, starts the longest files first too.
+ * @param {string} recorded
+ * @param {string} shipped
+ * @returns {Promise<Record<string, number>>}
+ */
+export async function timesToOrderBy(recorded, shipped) {
+  return { ...(await readTimes(shipped)), ...(await readTimes(recorded)) };
+}
+
+/**
  * `items` with the ones `known` has no time for first, in their own order (a new file may be
  * long, and a first run keeps the order it was given), then the timed ones, the longest first.
  * @template T

@@ -18,7 +18,7 @@ import { ensureCspEvaluator, ensureObservatory, ensureTestMachine, ensureWrangle
 import { bundleTests } from './test-bundle.mjs';
 import { BUILDS, buildTestSites } from './test-sites.mjs';
 import { runUnitGroups } from './unit-groups.mjs';
-import { longestFirst, readTimes } from './run-times.mjs';
+import { longestFirst, timesToOrderBy } from './run-times.mjs';
 import { describeTestScreens } from './field-screen.mjs';
 import { PROGRAMS } from '../../tools/typecheck.mjs';
 
@@ -282,11 +282,11 @@ async function e2e() {
   // The Observatory's scanner and the CSP Evaluator likewise, when their tests run.
   if (chromiumFiles.some((file) => path.basename(file) === OBSERVATORY_TEST)) env.OBSERVATORY_PATH = ensureObservatory(cache);
   if (chromiumFiles.some((file) => path.basename(file) === CSP_EVALUATOR_TEST)) env.CSP_EVALUATOR_PATH = ensureCspEvaluator(cache);
-  // The longest first, by the last run's times (run-times.mjs). With none (a fresh clone), the
-  // engine runs go first, WebKit's the longest (its network changes take seconds to reach the
-  // page), and the Chromium files fill the other lanes meanwhile.
+  // The longest first, by the last run's times (run-times.mjs), or on a fresh clone by the times
+  // shipped in test/harness/e2e-times.json. A file with neither goes first, in this order: the
+  // engine runs, WebKit's the longest (its network changes take seconds to reach the page).
   const timesFile = path.join(cache, 'e2e-times.json');
-  const known = await readTimes(timesFile);
+  const known = await timesToOrderBy(timesFile, path.join(root, 'test/harness/e2e-times.json'));
   // Only whole files' times are kept: the quick run's and a SCENARIOS run's are a part of one.
   const keepsTimes = !quick && !process.env.SCENARIOS;
   const jobs = longestFirst(

@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { longestFirst, readTimes } from '../harness/run-times.mjs';
+import { longestFirst, readTimes, timesToOrderBy } from '../harness/run-times.mjs';
 
 const test = suite('e2e files, longest first');
 let dir = '';
@@ -37,6 +37,20 @@ test('a missing or unreadable record is no times at all', async () => {
   const good = path.join(dir, 'good.json');
   writeFileSync(good, '{"sbom.test.mjs": 1500}');
   assert.equal(await readTimes(good), { 'sbom.test.mjs': 1500 });
+});
+
+test("this machine's record wins; the shipped times fill in the files it lacks, and order a fresh clone", async () => {
+  const shipped = path.join(dir, 'shipped.json');
+  writeFileSync(shipped, '{"sw-update.test.mjs": 55000, "verify.test.mjs": 43000}');
+  const recorded = path.join(dir, 'recorded.json');
+  assert.equal(await timesToOrderBy(path.join(dir, 'none.json'), shipped), { 'sw-update.test.mjs': 55000, 'verify.test.mjs': 43000 });
+  writeFileSync(recorded, '{"sw-update.test.mjs": 20000, "sbom.test.mjs": 1500}');
+  assert.equal(await timesToOrderBy(recorded, shipped), {
+    'sw-update.test.mjs': 20000,
+    'verify.test.mjs': 43000,
+    'sbom.test.mjs': 1500,
+  });
+  assert.equal(await timesToOrderBy(recorded, path.join(dir, 'none.json')), { 'sw-update.test.mjs': 20000, 'sbom.test.mjs': 1500 });
 });
 
 test.run();
