@@ -16,7 +16,7 @@ import { clearHttpCache, freshContext } from './lib/browser';
 import { cachedSri, damage } from './lib/caches';
 import { requestsSince, startHost } from './lib/hosts';
 import { BUILDS, copySources, readPrecache, site } from './lib/site';
-import { editPackageJson, runBuild } from './lib/builder';
+import { buildWithStallLimit } from './lib/builder';
 import { shareChromium, type Shared } from './lib/suite';
 import { until, WAIT } from './lib/wait';
 import { logLines } from './lib/connectivity-log';
@@ -29,16 +29,6 @@ import { FIRST_RETRY_MS } from '../../src/worker-client/install-retry';
  * allowed twice the limit) for the same proof; the limits' arithmetic is test/unit/sw-stall.test.ts.
  */
 const STALL_SECONDS = 2;
-
-/** The React build of a copy of the project with the stall limit at STALL_SECONDS; returns its dist/. */
-function buildWithShortStallLimit(): string {
-  const project = copySources();
-  editPackageJson(project, (pkg) => ({ ...pkg, stallSeconds: STALL_SECONDS }));
-  const out = path.join(project, 'dist');
-  const build = runBuild(project, ['--out', out]);
-  assert.is(build.code, 0, build.stderr);
-  return out;
-}
 
 /** Files only the worker asks for on a first visit to `/`: what it does with them is all that happens to them. */
 const LICENCES = '/licenses.txt';
@@ -152,7 +142,7 @@ for (const build of BUILDS) {
     test('a first visit on which two downloads stall (no answer; half a body) is ready to work offline, each stalled file asked once more', async ({
       browser,
     }) => {
-      const stallingDist = buildWithShortStallLimit();
+      const stallingDist = buildWithStallLimit(copySources(), STALL_SECONDS);
       const stallingManifest = readPrecache(stallingDist);
       const stalls = stallFirstGets(stallingDist, [LICENCES], [SBOM]);
       const host = await startHost('preview', stallingDist, { intercept: stalls.intercept });

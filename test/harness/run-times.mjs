@@ -1,5 +1,6 @@
-// How long each test file took in the last run, kept in the test cache so the next run can start
-// the longest first: a long file started last keeps the run going after the other lanes are done.
+// How long each test file took in the last run, kept in the test cache (and shipped, for a fresh
+// clone: test/harness/e2e-times.json) so the next run can start the longest first: a long file
+// started last keeps the run going after the other lanes are done.
 // Times only order the files; a lost or unreadable record costs balance, never a result.
 import { promises as fs } from 'node:fs';
 

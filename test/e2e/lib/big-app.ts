@@ -7,7 +7,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import path from 'node:path';
 import type { Pace } from '../../../tools/serve/server.mjs';
-import { editPackageJson, runBuild } from './builder';
+import { buildWithStallLimit } from './builder';
 import { copySources } from './site';
 
 /** The media files the big app adds: 40 of 300 KB (12 MB), random bytes so no encoding shrinks them. */
@@ -35,11 +35,7 @@ export function buildBigApp(dest?: string): string {
   const project = copySources(dest);
   mkdirSync(path.join(project, 'static', 'media'), { recursive: true });
   for (const file of MEDIA_FILES) writeFileSync(path.join(project, 'static', file), randomBytes(MEDIA_BYTES));
-  editPackageJson(project, (pkg) => ({ ...pkg, stallSeconds: BIG_APP_STALL_SECONDS }));
-  const out = path.join(project, 'dist');
-  const result = runBuild(project, ['--out', out]);
-  if (result.code !== 0) throw new Error(`the big app did not build: ${result.stderr}`);
-  return out;
+  return buildWithStallLimit(project, BIG_APP_STALL_SECONDS);
 }
 
 /**

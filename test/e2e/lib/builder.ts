@@ -65,6 +65,19 @@ export function editPackageJson(dir: string, change: (pkg: Record<string, unknow
   writeFileSync(file, JSON.stringify(change(JSON.parse(readFileSync(file, 'utf8'))), null, 2) + '\n');
 }
 
+/**
+ * Builds the React build of the project copy `project` with the worker's stall limit at `seconds`
+ * (package.json `stallSeconds`) into its dist/; returns that folder, or throws with the build's
+ * own error.
+ */
+export function buildWithStallLimit(project: string, seconds: number): string {
+  editPackageJson(project, (pkg) => ({ ...pkg, stallSeconds: seconds }));
+  const out = path.join(project, 'dist');
+  const result = runBuild(project, ['--out', out]);
+  if (result.code !== 0) throw new Error(`the copy with a ${seconds} s stall limit did not build: ${result.stderr}`);
+  return out;
+}
+
 /** A running `node build.mjs --serve` or `--watch`: its output so far, its URL, and a stop. */
 export interface Running {
   child: ChildProcess;
