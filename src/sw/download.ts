@@ -57,11 +57,7 @@ export const DOWNLOAD_TRIES = 3;
  * renderer (measured: the 257th fails): see DOWNLOADS_AT_ONCE. A worker that is installed is not
  * held back: repairs fetch plainly.
  */
-export async function fetchVerified(
-  url: string,
-  integrity: string,
-  init: Pick<RequestInit, 'keepalive'> = {},
-): Promise<Response> {
+export async function fetchVerified(url: string, integrity: string, init: Pick<RequestInit, 'keepalive'> = {}): Promise<Response> {
   let cache: RequestCache = integrity ? 'force-cache' : 'reload';
   for (let attempt = 1; ; attempt++) {
     let downloaded: Response | typeof STALLED;
@@ -96,11 +92,7 @@ let linkMovedAt = 0;
  * hundreds of chunks); a timer reads the stamps a few times per stall limit. `init` is the fetch's
  * (its HTTP cache mode, keepalive), but for the signal, which is this download's own.
  */
-async function downloadChecked(
-  url: string,
-  integrity: string,
-  init: RequestInit,
-): Promise<Response | typeof STALLED> {
+async function downloadChecked(url: string, integrity: string, init: RequestInit): Promise<Response | typeof STALLED> {
   const controller = new AbortController();
   // A request starting is the link's news too: the clock of this one starts now, and no request
   // waiting for its headers is abandoned while new ones are still being sent.
