@@ -126,7 +126,7 @@ async function downloadChecked(url: string, integrity: string, init: RequestInit
       bytes.set(chunk, offset);
       offset += chunk.length;
     }
-    if (!(await isThisVersions(bytes, integrity))) throw new Error(`${url}: wrong bytes`);
+    if (!(await isThisVersions(bytes, integrity))) throw new Error(`${url}: not this version's bytes`);
     // A new response of the same bytes, status and headers (the response is read as the init:
     // Fetch takes those three members of it): one the host sent through a redirect would be
     // refused for a navigation (its redirect mode is 'manual'; Safari and Chromium refuse it),
