@@ -54,7 +54,7 @@ test('deleting src/migrations/, the tests of it and the marked lines leaves a pr
     (file) => /\.(ts|mjs)$/.test(file),
   );
   const reachingSrc = otherPrograms.filter((file) =>
-    /from '(\.\.\/)+src\/|import\('(\.\.\/)+src\//.test(readFileSync(path.join(copy, file), 'utf8')),
+    /(from |import\s*\(?\s*)'(\.\.?\/)+src\//.test(readFileSync(path.join(copy, file), 'utf8')),
   );
   assert.equal(reachingSrc, [], 'tools, harness and bench import nothing of src/');
   succeeds(copy, ['tools/typecheck.mjs', 'app', 'sw', 'test']);
