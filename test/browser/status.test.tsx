@@ -59,6 +59,23 @@ describe('precache check in Chromium (Cache API, crypto.subtle)', () => {
     });
   });
 
+  it("checks the files the worker's manifest lists, and not those it leaves to the host", async () => {
+    const manifest = JSON.stringify({ '/a.txt': await sri(bytes('a')), '/audit.json': '' });
+    const audit = await auditOf('v3', { 'a.txt': 'a', 'robots.txt': 'User-agent: *', 'precache.json': manifest, 'audit.json': '{}' });
+    const cache = await caches.open(CACHE_PREFIX + 'v3');
+    await cache.put('/a.txt', new Response('a'));
+    await cache.put('/precache.json', new Response(manifest));
+    assert.equal(await verifyPrecache(audit), { total: 2, verified: 2, bytes: 1 + manifest.length, failed: [] });
+    // A manifest that is not the build's cannot say what to skip: every file is checked.
+    await cache.put('/precache.json', new Response(manifest.replace('audit', 'other')));
+    assert.equal(await verifyPrecache(audit), {
+      total: 3,
+      verified: 1,
+      bytes: 1,
+      failed: ['robots.txt: not cached', 'precache.json: hash mismatch'],
+    });
+  });
+
   it("checks this version's cache when an older version's cache is still there", async () => {
     const audit = await auditOf('new1', { 'a.txt': 'new' });
     await (await caches.open(CACHE_PREFIX + 'old1')).put('/a.txt', new Response('old'));

@@ -8,8 +8,9 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { waitReady } from './lib/app';
 import { freshContext } from './lib/browser';
-import { startHost } from './lib/hosts';
-import { BUILDS, readPrecache, site } from './lib/site';
+import { cachedPaths, ourCacheNames } from './lib/caches';
+import { requestsSince, startHost } from './lib/hosts';
+import { audit, BUILDS, precachedFiles, readPrecache, site } from './lib/site';
 import { shareChromium, type Shared } from './lib/suite';
 
 for (const build of BUILDS) {
@@ -37,20 +38,51 @@ for (const build of BUILDS) {
     }
   });
 
+  test('robots.txt and the icons only the web manifest names are left to the host: never stored, asked of the host when wanted', async ({
+    browser,
+  }) => {
+    const leftToHost = audit(dir)
+      .files.map((file) => file.path)
+      .filter((file) => !['sw.js', '_headers'].includes(file) && !precachedFiles(dir).some((precached) => precached.path === file));
+    assert.equal(leftToHost, ['icons/icon-512.png', 'icons/icon-maskable-512.png', 'robots.txt']);
+    const host = await startHost('preview', dir);
+    const context = await freshContext(browser);
+    try {
+      const page = await context.newPage();
+      await page.goto(host.url);
+      await waitReady(page);
+      const [cacheName] = await ourCacheNames(page);
+      const stored = await cachedPaths(page, cacheName);
+      assert.equal(stored, [...Object.keys(readPrecache(dir)), '/precache.json'].sort(), 'what the manifest lists');
+      for (const file of leftToHost) assert.not.ok(stored.includes('/' + file), `${file} is not stored`);
+      await host.logged();
+      const from = host.log.length;
+      assert.is(
+        await page.evaluate(() => fetch('/robots.txt').then((response) => response.text())),
+        readFileSync(path.join(dir, 'robots.txt'), 'utf8'),
+      );
+      await host.logged();
+      assert.equal(requestsSince(host, from), ['/robots.txt'], 'the host answered it');
+    } finally {
+      await context.close();
+      await host.close();
+    }
+  });
+
   // The worker's check, on the React build: sw.js is the same bytes in both builds (in-process too:
   // test/unit/sw-install.test.ts). What the page itself loads first, above, differs between them.
   if (build.name === 'react')
     test('a stale copy in the HTTP cache is fetched again past it, and the install keeps the right bytes', async ({ browser }) => {
-      // The page fetches /robots.txt first and gets altered bytes that the HTTP cache may keep for
+      // The page fetches /licenses.txt first and gets altered bytes that the HTTP cache may keep for
       // an hour (a stale CDN edge); the install is held until that copy is in the cache.
-      const altered = 'User-agent: *\nDisallow: /stale\n';
+      const altered = 'No licences here\n';
       let servedAltered: () => void = () => {};
       const alteredInCache = new Promise<void>((resolve) => (servedAltered = resolve));
-      let robotsAsked = 0;
+      let licencesAsked = 0;
       const host = await startHost('preview', dir, {
         intercept: async (request, response) => {
           if (request.url === '/precache.json') await alteredInCache;
-          if (request.url !== '/robots.txt' || robotsAsked++ > 0) return false;
+          if (request.url !== '/licenses.txt' || licencesAsked++ > 0) return false;
           response.writeHead(200, { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'max-age=3600' });
           response.end(altered, () => servedAltered());
           return true;
@@ -60,14 +92,14 @@ for (const build of BUILDS) {
       try {
         const page = await context.newPage();
         await page.goto(host.url);
-        assert.is(await page.evaluate(() => fetch('/robots.txt').then((response) => response.text())), altered);
+        assert.is(await page.evaluate(() => fetch('/licenses.txt').then((response) => response.text())), altered);
         await waitReady(page);
-        assert.is(robotsAsked, 2, 'the install asked the server again for the copy that failed its hash');
+        assert.is(licencesAsked, 2, 'the install asked the server again for the copy that failed its hash');
         const cached = await page.evaluate(async () => {
           const name = (await caches.keys())[0];
-          return (await (await caches.open(name)).match('/robots.txt'))?.text();
+          return (await (await caches.open(name)).match('/licenses.txt'))?.text();
         });
-        assert.is(cached, readFileSync(path.join(dir, 'robots.txt'), 'utf8'));
+        assert.is(cached, readFileSync(path.join(dir, 'licenses.txt'), 'utf8'));
       } finally {
         await context.close();
         await host.close();

@@ -122,11 +122,11 @@ for (const build of BUILDS) {
   const progress = suite<Shared>(`sw install progress (${build.name})`);
   shareChromium(progress);
   progress('shows "n of m files" while precaching, then "Ready to work offline"', async ({ browser }) => {
-    // The largest icon arrives late, so the first install is slow enough to watch. Only the
-    // install asks for it: the page itself uses the 192 px icon.
-    const icon = holdFile('/icons/icon-512.png');
-    icon.hold();
-    const host = await startHost('preview', dist, { intercept: icon.intercept });
+    // The not-found page arrives late, so the first install is slow enough to watch. Only the
+    // install asks for it: the page asks for the other screens, not for it.
+    const notFoundPage = holdFile('/404.html');
+    notFoundPage.hold();
+    const host = await startHost('preview', dist, { intercept: notFoundPage.intercept });
     const context = await freshContext(browser);
     const page = await context.newPage();
     await page.goto(host.url);
@@ -134,7 +134,7 @@ for (const build of BUILDS) {
     const status = page.getByRole('status');
     await status.getByText(new RegExp(`Saving the app for offline use: ${total - 1} of ${total} files`)).waitFor({ timeout: 10_000 });
     assert.is(await page.evaluate(() => navigator.serviceWorker.controller), null);
-    icon.release();
+    notFoundPage.release();
     await waitReady(page);
     await status.getByText('Ready to work offline.').waitFor({ timeout: 5_000 });
     // A later visit is ordinary: no banner, once the page knows its worker is ready (the banner

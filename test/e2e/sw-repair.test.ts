@@ -14,7 +14,7 @@ import { openInstalled, settle, statusFact, watchConsole, shownText } from './li
 import { clearHttpCache, freshContext } from './lib/browser';
 import { cachedSri, evict } from './lib/caches';
 import { requestsSince, startHost } from './lib/hosts';
-import { appScript, audit, readPrecache, site } from './lib/site';
+import { appScript, precachedFiles, readPrecache, site } from './lib/site';
 import { shareChromium, type Shared } from './lib/suite';
 import { until, WAIT } from './lib/wait';
 import { HOME } from './lib/screens';
@@ -56,8 +56,8 @@ function alteringIntercept(dist: string, altered: Set<string>) {
   const dist = site('react', 'v1');
   const manifest = readPrecache(dist);
   const script = '/' + appScript(dist);
-  /** Files the precache check on /status counts: every file the build lists but sw.js and _headers (src/worker-client/precache-check.ts). */
-  const checked = audit(dist).files.filter((file) => file.path !== 'sw.js' && file.path !== '_headers').length;
+  /** Files the precache check on /status counts (src/worker-client/precache-check.ts). */
+  const checked = precachedFiles(dist).length;
 
   const test = suite<Shared>('sw repair (react)');
   shareChromium(test);

@@ -2,7 +2,7 @@
 import type { BrowserContext } from 'playwright-core';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { audit as auditOf, BUILDS, site } from './lib/site';
+import { audit as auditOf, BUILDS, precachedFiles, site } from './lib/site';
 import { openInstalled, settle, statusFact } from './lib/app';
 import { freshContext } from './lib/browser';
 import { requestsSince, startHost } from './lib/hosts';
@@ -16,9 +16,7 @@ for (const build of BUILDS) {
   const test = suite<Shared>(`ui screens (${build.name})`);
   const dist = site(build.name, 'v1');
   const audit = auditOf(dist);
-  // What the worker precaches: every file but itself, the audit (which names the worker's hash)
-  // and the hosts' _headers.
-  const precached = audit.files.filter((f) => !['sw.js', 'audit.json', '_headers'].includes(f.path));
+  const precached = precachedFiles(dist);
   let context: BrowserContext;
   shareChromium(test, () => startHost('preview', dist));
   test.after.each(() => context.close());
@@ -98,13 +96,13 @@ for (const build of BUILDS) {
       const name = (await caches.keys()).find((n) => n.startsWith(prefix));
       if (!name) throw new Error(`Expected a cache named ${prefix}…`);
       const cache = await caches.open(name);
-      await cache.put('/robots.txt', new Response('User-agent: *\nDisallow: /\n'));
+      await cache.put('/licenses.txt', new Response('No licence\n'));
       await cache.delete('/manifest.webmanifest');
     }, CACHE_PREFIX);
     await page.getByRole('link', { name: HOME.h1, exact: true }).click();
     await page.getByRole('link', { name: 'Offline readiness', exact: true }).click();
     await page.getByText(`${precached.length - 2} of ${precached.length} files verified`).waitFor(WAIT);
-    assert.equal(await page.locator('main ul li').allTextContents(), ['manifest.webmanifest: not cached', 'robots.txt: hash mismatch']);
+    assert.equal(await page.locator('main ul li').allTextContents(), ['licenses.txt: hash mismatch', 'manifest.webmanifest: not cached']);
   });
 
   test('/status: "Check for update" asks the server for sw.js and shows when', async ({ browser, host }) => {

@@ -6,7 +6,7 @@ import * as assert from 'uvu/assert';
 import { urlOf as pageUrlOf } from '../../src/worker-client/precache-check';
 import { cacheKeys } from '../../src/sw/cache-keys';
 import { parseRange } from '../../src/sw/range';
-import { precacheManifest, urlOf } from '../../tools/pipeline/precache-manifest.mjs';
+import { filesLeftToTheHost, precacheManifest, urlOf } from '../../tools/pipeline/precache-manifest.mjs';
 import { buildServiceWorker } from '../../tools/pipeline/worker.mjs';
 import { claimedPathsOf, networkOnlyOf, stallSecondsOf } from '../../tools/config.mjs';
 
@@ -93,6 +93,40 @@ manifest('lists every file of the version with its hash, but not sw.js, and audi
   assert.is(m['/'], sri('index.html'));
   assert.is(m['/assets/app-AB12CD34.js'], sri('assets/app-AB12CD34.js'));
   assert.is(m['/audit.json'], '');
+});
+
+manifest("leaves robots.txt and the icons only the web manifest names to the host; a builder's own files stay precached", () => {
+  const base = '/my-app/';
+  const webManifest = {
+    icons: [{ src: '/my-app/icons/icon-192.png' }, { src: '/my-app/icons/icon-512.png' }, { src: '/my-app/icons/splash.png' }],
+  };
+  const files = new Map(
+    Object.entries({
+      'index.html': '<link rel="icon" href="/my-app/icons/icon-192.png"><link rel="manifest" href="/my-app/manifest.webmanifest">',
+      'status/index.html': '<img src="/my-app/icons/splash.png" alt="">',
+      'manifest.webmanifest': JSON.stringify(webManifest),
+      'icons/icon-192.png': 'png',
+      'icons/icon-512.png': 'png',
+      'icons/splash.png': 'png',
+      'robots.txt': 'User-agent: *',
+      'data/catalog.json': '[]',
+    }).map(([file, text]) => [file, Buffer.from(text)]),
+  );
+  const leftToHost = filesLeftToTheHost(files, base);
+  assert.equal(leftToHost.sort(), ['icons/icon-512.png', 'robots.txt']);
+  const entries = [...files.keys()].map((path) => ({ path, sha384: sri(path), leftToHost: leftToHost.includes(path) }));
+  assert.equal(
+    Object.keys(precacheManifest(entries, base)).sort(),
+    [
+      '/my-app/',
+      '/my-app/audit.json',
+      '/my-app/data/catalog.json',
+      '/my-app/icons/icon-192.png',
+      '/my-app/icons/splash.png',
+      '/my-app/manifest.webmanifest',
+      '/my-app/status/',
+    ].sort(),
+  );
 });
 
 manifest('sw.js is pinned to the manifest by its SHA-384 and names its version; any change is a new version', async () => {

@@ -1,11 +1,28 @@
 // The precache manifest, /precache.json: every file of the version the worker caches, by URL,
 // with its SHA-384.
 import { HEADERS_FILE } from '../headers.mjs';
+import { filesOnlyTheWebManifestNames } from './references.mjs';
 
 /** The manifest's URL; src/sw/config.ts names the same path MANIFEST_URL. */
 export const MANIFEST_FILE = 'precache.json';
 
-/** @typedef {{ path: string, sha384: string }} FileEntry */
+/**
+ * A file of the site and its SHA-384; `leftToHost`: one the worker does not keep (filesLeftToTheHost).
+ * @typedef {{ path: string, sha384: string, leftToHost?: boolean }} FileEntry
+ */
+
+/**
+ * The files the worker leaves to the host, which no screen reads: robots.txt, for crawlers, and
+ * the icons only the web app manifest names, which a browser reads to add the app to a home screen.
+ * Every other file is precached: the pages, what they load, and what a screen may fetch. On a slow
+ * HTTP/1.1 link, which carries six requests at a time, these three made a first visit's install
+ * take a third round of requests.
+ * @param {Map<string, Buffer>} files every file of the site so far (posix path -> bytes)
+ * @param {string} base
+ * @returns {string[]}
+ */
+export const filesLeftToTheHost = (files, base) =>
+  ['robots.txt', ...filesOnlyTheWebManifestNames(files, base)].filter((file) => files.has(file));
 
 /**
  * Files that are not precached, or not with a hash (see precacheManifest). `_headers` is the
@@ -28,7 +45,8 @@ const firstScreensNeed = (entry) => entry.path.endsWith('.html') || entry.path.s
 
 /**
  * The precache manifest: URL path -> SRI hash of every file of the version except sw.js (the
- * browser fetches the worker itself, and the page's HEAD probe of /sw.js must reach the network).
+ * browser fetches the worker itself, and the page's HEAD probe of /sw.js must reach the network)
+ * and those left to the host.
  * `/audit.json` is precached so /about works offline, with '' for integrity: it lists the hashes
  * of sw.js and of this manifest, which pin this manifest in turn, so neither can hold the other's
  * hash. It carries no code, and the status page checks files against the build's list, not it.
@@ -43,7 +61,7 @@ export function precacheManifest(entries, base = '/') {
   const manifest = {};
   const ordered = [...entries.filter(firstScreensNeed), ...entries.filter((entry) => !firstScreensNeed(entry))];
   for (const entry of ordered) {
-    if (!NOT_PRECACHED.includes(entry.path)) manifest[urlOf(entry.path, base)] = entry.sha384;
+    if (!NOT_PRECACHED.includes(entry.path) && !entry.leftToHost) manifest[urlOf(entry.path, base)] = entry.sha384;
   }
   manifest[urlOf('audit.json', base)] = '';
   return manifest;

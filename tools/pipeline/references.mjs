@@ -37,6 +37,25 @@ function urlsNamedBy(file, contents) {
 }
 
 /**
+ * The files of the site that the web app manifest names (its icons) and no HTML page does: a
+ * browser reads them only to add the app to a home screen.
+ * @param {Map<string, Buffer>} files
+ * @param {string} base
+ * @returns {string[]}
+ */
+export function filesOnlyTheWebManifestNames(files, base) {
+  /** @type {Set<string | null>} */
+  const namedByPages = new Set();
+  /** @type {Set<string | null>} */
+  const namedByWebManifest = new Set();
+  for (const [file, contents] of files) {
+    const named = file.endsWith('.html') ? namedByPages : namedByWebManifest;
+    for (const url of urlsNamedBy(file, contents)) named.add(sitePathOf(url, base));
+  }
+  return [...files.keys()].filter((file) => namedByWebManifest.has(file) && !namedByPages.has(file));
+}
+
+/**
  * Throws a one-line BuildError for the first URL an HTML file or the web app manifest names that
  * no file of the site answers; `files` is every file the build writes (posix paths).
  * @param {Map<string, Buffer>} files

@@ -15,6 +15,7 @@ import { checkReferences } from './references.mjs';
 import { SBOM_FILE, sbom } from './sbom.mjs';
 import { staticFiles } from './static-files.mjs';
 import { buildServiceWorker } from './worker.mjs';
+import { filesLeftToTheHost } from './precache-manifest.mjs';
 import { checkTargets } from './targets.mjs';
 import { listFiles } from './list-files.mjs';
 
@@ -94,7 +95,8 @@ export async function buildSite(root, opts) {
     site.add(htmlFileOf(route.path), Buffer.from(html));
   }
 
-  const hashes = [...site.files].map(([file, contents]) => ({ path: file, sha384: sri(contents) }));
+  const leftToHost = filesLeftToTheHost(site.files, opts.base);
+  const hashes = [...site.files].map(([file, contents]) => ({ path: file, sha384: sri(contents), leftToHost: leftToHost.includes(file) }));
   const { worker, manifest, version } = await buildServiceWorker({
     root,
     entries: hashes,

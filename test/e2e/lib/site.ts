@@ -34,6 +34,15 @@ export const audit = (dir: string): Audit => JSON.parse(readFileSync(path.join(d
 /** Reads a built site's precache manifest (precache.json): URL path -> SRI hash ('' for a file it does not hash-check). */
 export const readPrecache = (dir: string): Record<string, string> => JSON.parse(readFileSync(path.join(dir, 'precache.json'), 'utf8'));
 
+/**
+ * The files of a built site's audit that /status checks in the cache: those the precache manifest
+ * lists with a hash, and the manifest itself (src/worker-client/precache-check.ts).
+ */
+export function precachedFiles(dir: string): Audit['files'] {
+  const manifest = readPrecache(dir);
+  return audit(dir).files.filter((file) => file.path === 'precache.json' || manifest['/' + file.path.replace(/(^|\/)index\.html$/, '$1')]);
+}
+
 /** The app's hashed script of a built site (`assets/app-XXXX.js`). */
 export function appScript(dir: string): string {
   const script = audit(dir).files.find((file) => /^assets\/app-\w+\.js$/.test(file.path));
