@@ -12,6 +12,7 @@ import { startReconnect } from './reload/reconnect';
 import { skipRegistrationInDev, startRegistration } from './worker-client/start-registration';
 import { hasResumePoint, startFocusMemory } from './reload/resume-point';
 import { App } from './ui/App';
+import { otherScreensFiles } from './ui/other-screens';
 import { routeShown, startRouter } from './ui/router';
 import './ui/app.css';
 
@@ -67,7 +68,7 @@ if (__DEV__) {
   keepWorkOnDevReload();
   routeShown().then(() => createRoot(root).render(app));
 } else {
-  startRegistration();
+  startRegistration(otherScreensFiles);
   // The prerendered screen is hydrated with its own code: a screen loaded on use (src/ui/later.ts)
   // is loaded first (its page preloads it, so it is usually here already). Without it, the page is
   // rendered afresh, saying so: Preact keeps prerendered markup that differs from what it hydrates.

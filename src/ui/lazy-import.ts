@@ -20,10 +20,19 @@ export async function importChecked<T>(source: string, load: () => Promise<T>): 
   return load();
 }
 
+/** Every module loaded on use: source file -> its scripts with their SRI hashes, as the page names them (URLs relative to the page's base). */
+function lazyModules(): Record<string, [file: string, integrity: string][]> {
+  const content = document.querySelector(`meta[name="${LAZY_SCRIPTS_META}"]`)?.getAttribute('content');
+  return content ? JSON.parse(content) : {};
+}
+
+/** The URL of every script of the modules loaded on use, as this page names them. */
+export const lazyScriptUrls = (): string[] =>
+  Object.values(lazyModules()).flatMap((scripts) => scripts.map(([file]) => withBase(`/${file}`)));
+
 /** The scripts of a module loaded on use, with their SRI hashes, as the page names them (URLs relative to the page's base). */
 function scriptsOf(source: string): [file: string, integrity: string][] {
-  const content = document.querySelector(`meta[name="${LAZY_SCRIPTS_META}"]`)?.getAttribute('content');
-  const all: Record<string, [string, string][]> = content ? JSON.parse(content) : {};
+  const all = lazyModules();
   // biome-ignore lint/suspicious/noPrototypeBuiltins: Object.hasOwn is Safari 15.4+, beyond the minimum engines (tools/pipeline/targets.mjs).
   if (!Object.prototype.hasOwnProperty.call(all, source)) throw new Error(`${source}: this page names no scripts for it`);
   return all[source];

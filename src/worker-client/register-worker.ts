@@ -1,6 +1,7 @@
 // Registering /sw.js: after the page's `load` (the install's downloads must not compete with the
 // page's own), at its fixed URL with `updateViaCache: 'none'`, then following its workers; a
-// registration or first install that fails is tried again later (install-retry.ts).
+// registration or first install that fails is tried again later (install-retry.ts). On a first
+// visit the page asks, beside sw.js, for what the install will want first (warmTheInstall).
 import { BASE, withBase } from '../contract/base';
 import { followWorkers } from './follow-workers';
 import { reportFailedInstall, retryFirstInstall } from './install-retry';
@@ -9,20 +10,37 @@ import { workerScriptUrl } from './worker-script-url';
 
 /**
  * Registers /sw.js once the page has loaded; `then` runs after the first registration settled
- * (registered or not).
+ * (registered or not). On a first visit, `otherScreensFiles` names what the screens not shown load.
  */
-export function registerAfterLoad(serviceWorker: ServiceWorkerContainer, then: () => void): void {
+export function registerAfterLoad(serviceWorker: ServiceWorkerContainer, then: () => void, otherScreensFiles: () => string[]): void {
   const register = async () => {
-    // On a first visit, the worker's first download after its own script is the precache manifest:
-    // ask for it now, beside sw.js, so the install finds it in the HTTP cache (it is checked by its
-    // hash there). A controlled page has it in the worker's cache already. A failure costs nothing:
-    // the install fetches it itself.
-    if (!serviceWorker.controller) fetch(withBase('/precache.json')).catch(() => {});
-    await registerWorkerScript(serviceWorker);
+    // A controlled page has every file in the worker's cache already.
+    const firstVisit = !serviceWorker.controller;
+    if (firstVisit) warmTheInstall([withBase('/precache.json')]);
+    const registered = registerWorkerScript(serviceWorker);
+    if (firstVisit) warmTheInstall(otherScreensFiles());
+    await registered;
     then();
   };
   if (document.readyState === 'complete') register();
   else addEventListener('load', register, { once: true });
+}
+
+/**
+ * Asks for `urls` now, into the HTTP cache, where the install finds them (it checks each by its
+ * hash there, and asks the server again for a copy that fails): the precache manifest, the worker's
+ * first download after its own script, then the other screens' pages and scripts. While sw.js is on
+ * its way, a link that carries six requests at a time (HTTP/1.1) has idle connections: filled now,
+ * the install has one round of requests fewer to wait for. After `load`, so nothing of the page's own
+ * waits for them; each file still crosses the network once. A failure costs nothing: the install
+ * fetches the file itself.
+ */
+function warmTheInstall(urls: string[]): void {
+  // The body is read: the HTTP cache keeps a response once it is whole.
+  for (const url of urls)
+    fetch(url)
+      .then((response) => response.arrayBuffer())
+      .catch(() => {});
 }
 
 /** Registers /sw.js and follows the registration's workers; a registration that fails is tried again later. */

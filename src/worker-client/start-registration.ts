@@ -8,8 +8,11 @@ import { registrationState } from './registration-store';
 import { checkForUpdatesWhileOpen } from './update-checks';
 import { reloadOnControllerChange } from './update-reload';
 
-/** Registers /sw.js after the load event (not in dev builds), then checks for updates while the page is open. */
-export function startRegistration(): void {
+/**
+ * Registers /sw.js after the load event (not in dev builds), then checks for updates while the page
+ * is open; `otherScreensFiles` names what the screens not shown load (warmed on a first visit).
+ */
+export function startRegistration(otherScreensFiles: () => string[]): void {
   const serviceWorker = navigator.serviceWorker;
   if (!serviceWorker) {
     // No offline layer (an old browser, or an insecure origin): the app works online as before.
@@ -20,7 +23,7 @@ export function startRegistration(): void {
   reloadOnControllerChange(serviceWorker);
   listenForInstallProgress();
   listenForCacheRepairs();
-  registerAfterLoad(serviceWorker, checkForUpdatesWhileOpen);
+  registerAfterLoad(serviceWorker, checkForUpdatesWhileOpen, otherScreensFiles);
 }
 
 /** Dev builds register no worker, so nothing stale is served while developing: the status page says so. */

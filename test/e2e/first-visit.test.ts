@@ -38,6 +38,31 @@ for (const build of BUILDS) {
     }
   });
 
+  test('the other screens are asked for as the worker registers, before the install asks for its first file', async ({ browser }) => {
+    const host = await startHost('preview', dir);
+    const context = await freshContext(browser);
+    try {
+      const page = await context.newPage();
+      await page.goto(host.url);
+      await waitReady(page);
+      await host.logged();
+      const asked = requestsSince(host, 0);
+      // Only the install asks for the not-found page: the page, at load, asked for the other
+      // screens' pages and the scripts loaded on use, so the install found them in the HTTP cache.
+      const installAsked = asked.indexOf('/404.html');
+      assert.ok(installAsked > 0, 'the install asked for the not-found page');
+      const later = precached.filter((url) => url.startsWith('/assets/later-'));
+      assert.is(later.length, 1, 'one chunk loaded on use');
+      for (const url of ['/status/', '/about/', ...later]) {
+        const at = asked.indexOf(url);
+        assert.ok(at >= 0 && at < installAsked, `${url} asked (at ${at}) before the install's first file (at ${installAsked})`);
+      }
+    } finally {
+      await context.close();
+      await host.close();
+    }
+  });
+
   test('robots.txt and the icons only the web manifest names are left to the host: never stored, asked of the host when wanted', async ({
     browser,
   }) => {
