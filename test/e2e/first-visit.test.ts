@@ -38,7 +38,7 @@ for (const build of BUILDS) {
     }
   });
 
-  test('on a host slow to answer, the page asks for the other screens while sw.js is on its way; each crosses the network once', async ({
+  test('on a host slow to answer, the page asks for the manifest and the other screens while sw.js is on its way; each crosses the network once', async ({
     browser,
   }) => {
     // The bench's slow link: 150 ms before each answer, then 200 KiB/s.
@@ -63,7 +63,7 @@ for (const build of BUILDS) {
       assert.is(later.length, 1, 'one chunk loaded on use');
       // Only the install asks for the not-found page, once sw.js has arrived: the positive signal.
       assert.ok((arrived.get('/404.html')?.[0] ?? 0) > workerScriptAnswered, 'the install asked for /404.html after sw.js');
-      for (const url of ['/status/', '/about/', ...later]) {
+      for (const url of ['/precache.json', '/status/', '/about/', ...later]) {
         const times = arrived.get(url) ?? [];
         assert.is(times.length, 1, `${url} asked once`);
         assert.ok(times[0] < workerScriptAnswered, `${url} asked by the page before sw.js was answered`);
