@@ -9,9 +9,10 @@ import * as assert from 'uvu/assert';
 import { waitReady } from './lib/app';
 import { freshContext } from './lib/browser';
 import { cachedPaths, ourCacheNames } from './lib/caches';
-import { requestsSince, startHost } from './lib/hosts';
+import { holdFile, requestsSince, startHost } from './lib/hosts';
 import { audit, BUILDS, precachedFiles, readPrecache, site } from './lib/site';
 import { shareChromium, type Shared } from './lib/suite';
+import { until } from './lib/wait';
 
 for (const build of BUILDS) {
   const test = suite<Shared>(`first visit (${build.name})`);
@@ -41,34 +42,35 @@ for (const build of BUILDS) {
   test('on a host slow to answer, the page asks for the manifest and the other screens while sw.js is on its way; each crosses the network once', async ({
     browser,
   }) => {
-    // The bench's slow link: 150 ms before each answer, then 200 KiB/s.
-    const arrived = new Map<string, number[]>();
-    let workerScriptAnswered = Number.POSITIVE_INFINITY;
+    // The bench's slow link (150 ms before each answer, then 200 KiB/s), and sw.js held: until it
+    // is released no install can ask for anything, so what arrives meanwhile the page asked for.
+    const workerScript = holdFile('/sw.js');
+    workerScript.hold();
+    const asked: string[] = [];
     const host = await startHost('preview', dir, {
       pace: { delayMs: 150, bytesPerSecond: 200 * 1024 },
       intercept: (request, response) => {
-        const url = request.url ?? '';
-        if (request.method === 'GET') arrived.set(url, [...(arrived.get(url) ?? []), performance.now()]);
-        if (url === '/sw.js' && request.method === 'GET')
-          response.on('finish', () => (workerScriptAnswered = Math.min(workerScriptAnswered, performance.now())));
-        return false;
+        if (request.method === 'GET') asked.push(request.url ?? '');
+        return workerScript.intercept(request, response);
       },
     });
     const context = await freshContext(browser);
     try {
       const page = await context.newPage();
       await page.goto(host.url);
-      await waitReady(page);
       const later = precached.filter((url) => url.startsWith('/assets/later-'));
       assert.is(later.length, 1, 'one chunk loaded on use');
-      // Only the install asks for the not-found page, once sw.js has arrived: the positive signal.
-      assert.ok((arrived.get('/404.html')?.[0] ?? 0) > workerScriptAnswered, 'the install asked for /404.html after sw.js');
-      for (const url of ['/precache.json', '/status/', '/about/', ...later]) {
-        const times = arrived.get(url) ?? [];
-        assert.is(times.length, 1, `${url} asked once`);
-        assert.ok(times[0] < workerScriptAnswered, `${url} asked by the page before sw.js was answered`);
-      }
+      const early = ['/precache.json', '/status/', '/about/', ...later];
+      await until(
+        'the page to ask for the install’s first files, and for sw.js, held',
+        () => early.every((url) => asked.includes(url)) && workerScript.waiting.includes('/sw.js'),
+      );
+      workerScript.release();
+      await waitReady(page);
+      assert.ok(asked.includes('/404.html'), 'the install asked for the rest');
+      for (const url of early) assert.is(asked.filter((other) => other === url).length, 1, `${url} asked once`);
     } finally {
+      workerScript.release();
       await context.close();
       await host.close();
     }
