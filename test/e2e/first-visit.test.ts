@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { waitReady } from './lib/app';
+import { openInstalled, waitReady } from './lib/app';
 import { freshContext } from './lib/browser';
 import { cachedPaths, ourCacheNames } from './lib/caches';
 import { holdFile, requestsSince, startHost } from './lib/hosts';
@@ -24,9 +24,7 @@ for (const build of BUILDS) {
     const host = await startHost('preview', dir);
     const context = await freshContext(browser);
     try {
-      const page = await context.newPage();
-      await page.goto(host.url);
-      await waitReady(page);
+      await openInstalled(context, host.url);
       // A revalidation the browser makes on its own (Chromium's favicon loader sometimes does) is
       // answered 304 with no body: it is not the file crossing the network again.
       const requested = host.log.filter((request) => request.method === 'GET' && !request.revalidation).map((request) => request.url);
@@ -79,16 +77,15 @@ for (const build of BUILDS) {
   test('robots.txt and the icons only the web manifest names are left to the host: never stored, asked of the host when wanted', async ({
     browser,
   }) => {
+    const checked = precachedFiles(dir).map((file) => file.path);
     const leftToHost = audit(dir)
       .files.map((file) => file.path)
-      .filter((file) => !['sw.js', '_headers'].includes(file) && !precachedFiles(dir).some((precached) => precached.path === file));
+      .filter((file) => !['sw.js', '_headers'].includes(file) && !checked.includes(file));
     assert.equal(leftToHost, ['icons/icon-512.png', 'icons/icon-maskable-512.png', 'robots.txt']);
     const host = await startHost('preview', dir);
     const context = await freshContext(browser);
     try {
-      const page = await context.newPage();
-      await page.goto(host.url);
-      await waitReady(page);
+      const page = await openInstalled(context, host.url);
       const [cacheName] = await ourCacheNames(page);
       const stored = await cachedPaths(page, cacheName);
       assert.equal(stored, [...Object.keys(readPrecache(dir)), '/precache.json'].sort(), 'what the manifest lists');

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
 import type { Audit } from '../../../src/contract/audit';
 import { BUILDS, copySources as copySourcesTo, type BuildName, type Variant } from '../../harness/test-sites.mjs';
+import { urlOf } from '../../../tools/pipeline/precache-manifest.mjs';
 
 export { headersOfItsTime } from '../../harness/site-headers.mjs';
 
@@ -40,7 +41,7 @@ export const readPrecache = (dir: string): Record<string, string> => JSON.parse(
  */
 export function precachedFiles(dir: string): Audit['files'] {
   const manifest = readPrecache(dir);
-  return audit(dir).files.filter((file) => file.path === 'precache.json' || manifest['/' + file.path.replace(/(^|\/)index\.html$/, '$1')]);
+  return audit(dir).files.filter((file) => file.path === 'precache.json' || manifest[urlOf(file.path)]);
 }
 
 /** The app's hashed script of a built site (`assets/app-XXXX.js`). */
