@@ -10,6 +10,7 @@ import { openInstalled, waitReady } from './lib/app';
 import { freshContext } from './lib/browser';
 import { cachedPaths, ourCacheNames } from './lib/caches';
 import { holdFile, requestsSince, startHost } from './lib/hosts';
+import { ROUTES } from './lib/screens';
 import { audit, BUILDS, precachedFiles, readPrecache, site } from './lib/site';
 import { shareChromium, type Shared } from './lib/suite';
 import { until } from './lib/wait';
@@ -58,7 +59,8 @@ for (const build of BUILDS) {
       await page.goto(host.url);
       const later = precached.filter((url) => url.startsWith('/assets/later-'));
       assert.is(later.length, 1, 'one chunk loaded on use');
-      const early = ['/precache.json', '/status/', '/about/', ...later];
+      const otherScreens = ROUTES.map((route) => route.path).filter((route) => route !== '/');
+      const early = ['/precache.json', ...otherScreens, ...later];
       await until(
         'the page to ask for the install’s first files, and for sw.js, held',
         () => early.every((url) => asked.includes(url)) && workerScript.waiting.includes('/sw.js'),
